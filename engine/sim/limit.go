@@ -1,0 +1,31 @@
+package sim
+
+// MaxEvents is the most events a model keeps in one trace. A replay of more
+// steps than this is not something a reader steps through, and a bound keeps
+// large runs (a hundred thousand clients) cheap in memory, in the browser
+// too. Models that can exceed it record through Keep.
+const MaxEvents = 10000
+
+// Truncated is the Kind of the one event that ends a trace cut short by Keep.
+const Truncated = "truncated"
+
+// Keep appends e unless the trace already holds max events. The first event
+// refused is replaced by one event of kind Truncated at e's time, so a widget
+// can say that the replay stops there; later events are dropped. It reports
+// whether e was kept.
+func (t *Trace) Keep(e Event, max int) bool {
+	n := len(*t)
+	switch {
+	case n < max:
+		*t = append(*t, e)
+		return true
+	case n == max:
+		*t = append(*t, Event{At: e.At, Kind: Truncated, Text: "The trace stops here; the summary counts every event."})
+	}
+	return false
+}
+
+// Truncated reports whether the trace was cut short by Keep.
+func (t Trace) Truncated() bool {
+	return len(t) > 0 && t[len(t)-1].Kind == Truncated
+}

@@ -1,0 +1,108 @@
+// Package sim is the deterministic core every model in the engine runs on: a
+// virtual clock, an event queue ordered by time (ties broken by the order in
+// which events were scheduled), a seeded random generator and a trace of the
+// events a reader should see.
+//
+// Nothing here reads the wall clock, sleeps or prints: a run is a pure
+// function of its parameters and seed, so the same seed replays the same run
+// exactly, in the generator, the CLI and the browser.
+package sim
+
+import (
+	"container/heap"
+	"time"
+)
+
+// Sim is one simulation run.
+type Sim struct {
+	now   time.Duration
+	seq   uint64
+	queue queue
+	Rand  *Rand
+	Trace Trace
+}
+
+// New returns a simulation at virtual time 0 whose randomness comes from seed.
+func New(seed uint64) *Sim {
+	return &Sim{Rand: NewRand(seed)}
+}
+
+// Now is the virtual time since the start of the run.
+func (s *Sim) Now() time.Duration { return s.now }
+
+// At schedules fn at virtual time t. A time in the past runs at the current
+// time, after what is already due: the clock never goes backwards.
+func (s *Sim) At(t time.Duration, fn func()) {
+	if t < s.now {
+		t = s.now
+	}
+	s.seq++
+	heap.Push(&s.queue, item{at: t, seq: s.seq, fn: fn})
+}
+
+// After schedules fn d after the current virtual time.
+func (s *Sim) After(d time.Duration, fn func()) { s.At(s.now+d, fn) }
+
+// Pending is the number of scheduled events not yet run.
+func (s *Sim) Pending() int { return len(s.queue) }
+
+// Step runs the earliest scheduled event, advancing the clock to its time.
+// It reports false when nothing is scheduled.
+func (s *Sim) Step() bool {
+	if len(s.queue) == 0 {
+		return false
+	}
+	it := heap.Pop(&s.queue).(item)
+	s.now = it.at
+	it.fn()
+	return true
+}
+
+// Run runs events until none is left.
+func (s *Sim) Run() {
+	for s.Step() {
+	}
+}
+
+// RunUntil runs every event scheduled at or before t, then sets the clock to
+// t. Events after t stay queued.
+func (s *Sim) RunUntil(t time.Duration) {
+	for len(s.queue) > 0 && s.queue[0].at <= t {
+		s.Step()
+	}
+	if t > s.now {
+		s.now = t
+	}
+}
+
+// Record appends e to the trace, stamped with the current virtual time.
+func (s *Sim) Record(e Event) {
+	e.At = s.now
+	s.Trace = append(s.Trace, e)
+}
+
+type item struct {
+	at  time.Duration
+	seq uint64
+	fn  func()
+}
+
+type queue []item
+
+func (q queue) Len() int { return len(q) }
+func (q queue) Less(i, j int) bool {
+	if q[i].at != q[j].at {
+		return q[i].at < q[j].at
+	}
+	return q[i].seq < q[j].seq
+}
+func (q queue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+func (q *queue) Push(x any)   { *q = append(*q, x.(item)) }
+func (q *queue) Pop() any {
+	old := *q
+	n := len(old)
+	it := old[n-1]
+	old[n-1] = item{}
+	*q = old[:n-1]
+	return it
+}

@@ -1,0 +1,121 @@
+package sim
+
+import (
+	"testing"
+	"time"
+)
+
+func TestEventsRunInTimeThenScheduleOrder(t *testing.T) {
+	s := New(1)
+	var got []string
+	s.At(2*time.Second, func() { got = append(got, "c") })
+	s.At(1*time.Second, func() {
+		got = append(got, "a")
+		s.After(time.Second, func() { got = append(got, "d") }) // ties with c, scheduled later
+	})
+	s.At(1*time.Second, func() { got = append(got, "b") })
+	s.Run()
+	want := "abcd"
+	if g := join(got); g != want {
+		t.Fatalf("order = %q, want %q", g, want)
+	}
+	if s.Now() != 2*time.Second {
+		t.Fatalf("clock = %v, want 2s", s.Now())
+	}
+}
+
+func TestPastEventsRunNowAndClockNeverGoesBack(t *testing.T) {
+	s := New(1)
+	var at []time.Duration
+	s.At(5*time.Second, func() {
+		s.At(time.Second, func() { at = append(at, s.Now()) })
+	})
+	s.Run()
+	if len(at) != 1 || at[0] != 5*time.Second {
+		t.Fatalf("past event ran at %v, want [5s]", at)
+	}
+}
+
+func TestRunUntilLeavesLaterEventsQueued(t *testing.T) {
+	s := New(1)
+	ran := 0
+	s.At(time.Second, func() { ran++ })
+	s.At(3*time.Second, func() { ran++ })
+	s.RunUntil(2 * time.Second)
+	if ran != 1 || s.Pending() != 1 || s.Now() != 2*time.Second {
+		t.Fatalf("ran %d, pending %d, now %v; want 1, 1, 2s", ran, s.Pending(), s.Now())
+	}
+}
+
+func TestRecordStampsVirtualTime(t *testing.T) {
+	s := New(1)
+	s.At(1500*time.Millisecond, func() { s.Record(Event{Kind: "x"}) })
+	s.Run()
+	if len(s.Trace) != 1 || s.Trace[0].At != 1500*time.Millisecond || s.Trace.Count("x") != 1 {
+		t.Fatalf("trace = %+v", s.Trace)
+	}
+}
+
+func TestRandIsReproducibleAndSeedsDiffer(t *testing.T) {
+	a, b, c := NewRand(7), NewRand(7), NewRand(8)
+	same := true
+	for i := 0; i < 100; i++ {
+		x, y, z := a.Uint64(), b.Uint64(), c.Uint64()
+		if x != y {
+			t.Fatalf("seed 7 diverged at draw %d", i)
+		}
+		if x != z {
+			same = false
+		}
+	}
+	if same {
+		t.Fatal("seeds 7 and 8 gave the same 100 draws")
+	}
+}
+
+// The first draws of seed 1 are pinned: a change to the generator would
+// silently change every published random figure, so it must fail here first.
+func TestRandSequenceIsPinned(t *testing.T) {
+	r := NewRand(1)
+	got := [3]uint64{r.Uint64(), r.Uint64(), r.Uint64()}
+	r2 := NewRand(1)
+	for i, g := range got {
+		if v := r2.Uint64(); v != g {
+			t.Fatalf("draw %d: %d then %d", i, g, v)
+		}
+	}
+	if got != pinnedSeed1 {
+		t.Fatalf("seed 1 draws = %v, want %v", got, pinnedSeed1)
+	}
+}
+
+func TestRandRanges(t *testing.T) {
+	r := NewRand(3)
+	counts := make([]int, 10)
+	for i := 0; i < 100000; i++ {
+		f := r.Float64()
+		if f < 0 || f >= 1 {
+			t.Fatalf("Float64 = %v", f)
+		}
+		u := r.Uniform(2, 4)
+		if u < 2 || u >= 4 {
+			t.Fatalf("Uniform(2,4) = %v", u)
+		}
+		counts[r.Intn(10)]++
+	}
+	for i, c := range counts {
+		if c < 9500 || c > 10500 {
+			t.Fatalf("Intn(10) gave %d a %d times in 100000 draws", i, c)
+		}
+	}
+}
+
+func join(s []string) string {
+	out := ""
+	for _, x := range s {
+		out += x
+	}
+	return out
+}
+
+var pinnedSeed1 = [3]uint64{12966619160104079557, 9600361134598540522, 10590380919521690900}
