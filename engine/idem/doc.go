@@ -1,0 +1,14 @@
+// Package idem implements the Idempotency-Key protocol a payment server
+// uses to make retries safe (the IETF httpapi Idempotency-Key draft, with
+// Stripe's documented behaviour): a key is scoped to an account, the
+// request body is fingerprinted in a canonical form, the key is claimed
+// before any work, and a known key is answered from the store: the saved
+// response replayed, 409 while the first request runs, 422 for the same key
+// with another body.
+//
+// The pieces are small on purpose: Canonical and Fingerprint (a
+// hand-written JSON tokenizer, no encoding/json), a Clock (never the wall
+// clock), a Store of Records whose every method is one atomic step (a SQL
+// store does each with one statement), MemoryStore, and the Keeper that runs
+// the protocol over them.
+package idem

@@ -1,0 +1,297 @@
+package idem
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+var t0 = time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+
+const (
+	body2500  = `{"amount":2500,"currency":"usd"}`
+	reordered = "{ \"currency\": \"usd\",\n  \"amount\": 2500 }"
+	body9900  = `{"amount":9900,"currency":"usd"}`
+)
+
+// fixture is a keeper on a memory store and a manual clock, with a work
+// function that counts its runs and answers 201 with the run number.
+type fixture struct {
+	clock *ManualClock
+	store *MemoryStore
+	k     *Keeper
+	runs  int
+}
+
+func newFixture() *fixture {
+	f := &fixture{clock: NewManualClock(t0), store: NewMemoryStore()}
+	f.k = &Keeper{Store: f.store, Clock: f.clock}
+	return f
+}
+
+func (f *fixture) work(context.Context) (int, []byte, error) {
+	f.runs++
+	return 201, []byte(`{"id":"ch_` + strconv.Itoa(f.runs) + `"}`), nil
+}
+
+func (f *fixture) do(t *testing.T, account, key, body string) Response {
+	t.Helper()
+	r, err := f.k.Do(context.Background(), account, key, []byte(body), f.work)
+	if err != nil {
+		t.Fatalf("Do(%s, %s, %s): %v", account, key, body, err)
+	}
+	return r
+}
+
+func expect(t *testing.T, r Response, outcome Outcome, status int, body string) {
+	t.Helper()
+	if r.Outcome != outcome || r.Status != status || (body != "" && string(r.Body) != body) {
+		t.Fatalf("response %s %d %s, want %s %d %s", r.Outcome, r.Status, r.Body, outcome, status, body)
+	}
+}
+
+func TestKeeperClaimsOnceAndReplays(t *testing.T) {
+	f := newFixture()
+	expect(t, f.do(t, "acct_1", "k_1", body2500), Executed, 201, `{"id":"ch_1"}`)
+	f.clock.Advance(time.Second)
+	// The retry has its fields reordered and spaced: the same fingerprint.
+	expect(t, f.do(t, "acct_1", "k_1", reordered), Replayed, 201, `{"id":"ch_1"}`)
+	if f.runs != 1 {
+		t.Fatalf("work ran %d times, want 1", f.runs)
+	}
+	rec, ok, err := f.store.Get(context.Background(), "acct_1", "k_1")
+	if err != nil || !ok {
+		t.Fatalf("Get: %v %v", ok, err)
+	}
+	fp, _ := Fingerprint([]byte(body2500))
+	if rec.State != Done || rec.Status != 201 || rec.Fingerprint != fp || !rec.Created.Equal(t0) ||
+		!rec.ExpiresAt.Equal(t0.Add(24*time.Hour)) || rec.Fence != 1 {
+		t.Fatalf("record %+v", rec)
+	}
+}
+
+func TestKeeperMismatchIs422AndChangesNothing(t *testing.T) {
+	f := newFixture()
+	f.do(t, "acct_1", "k_1", body2500)
+	r := f.do(t, "acct_1", "k_1", body9900)
+	expect(t, r, Mismatch, 422, "")
+	if !strings.Contains(string(r.Body), "different request body") {
+		t.Fatalf("422 body %s", r.Body)
+	}
+	if f.runs != 1 {
+		t.Fatalf("work ran %d times, want 1", f.runs)
+	}
+	// The original request still replays.
+	expect(t, f.do(t, "acct_1", "k_1", body2500), Replayed, 201, `{"id":"ch_1"}`)
+}
+
+func TestKeeperInFlightIs409(t *testing.T) {
+	f := newFixture()
+	var during, other Response
+	_, err := f.k.Do(context.Background(), "acct_1", "k_1", []byte(body2500), func(ctx context.Context) (int, []byte, error) {
+		// While the first request works, a duplicate and a reuse arrive.
+		during = f.do(t, "acct_1", "k_1", reordered)
+		other = f.do(t, "acct_1", "k_1", body9900)
+		return f.work(ctx)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	expect(t, during, InProgress, 409, "")
+	if during.RetryAfter != 1 {
+		t.Fatalf("Retry-After %d, want 1", during.RetryAfter)
+	}
+	expect(t, other, Mismatch, 422, "") // a different body is refused even while in flight
+	if f.runs != 1 {
+		t.Fatalf("work ran %d times, want 1", f.runs)
+	}
+}
+
+func TestKeeperReleasesWhenNothingHappened(t *testing.T) {
+	f := newFixture()
+	unreachable := errors.New("card network unreachable")
+	r, err := f.k.Do(context.Background(), "acct_1", "k_1", []byte(body2500), func(context.Context) (int, []byte, error) {
+		return 503, nil, NothingHappened(unreachable)
+	})
+	if r.Outcome != Released || !errors.Is(err, ErrNothingHappened) || !errors.Is(err, unreachable) {
+		t.Fatalf("Do = %+v, %v; want Released with the work's error", r, err)
+	}
+	if _, ok, _ := f.store.Get(context.Background(), "acct_1", "k_1"); ok {
+		t.Fatal("the claim is still stored after a release")
+	}
+	// The retry with the same key runs the work.
+	expect(t, f.do(t, "acct_1", "k_1", body2500), Executed, 201, `{"id":"ch_1"}`)
+	// The bare sentinel works too.
+	if _, err := f.k.Do(context.Background(), "acct_1", "k_2", []byte(body2500), func(context.Context) (int, []byte, error) {
+		return 0, nil, ErrNothingHappened
+	}); !errors.Is(err, ErrNothingHappened) {
+		t.Fatalf("err = %v", err)
+	}
+	if _, ok, _ := f.store.Get(context.Background(), "acct_1", "k_2"); ok {
+		t.Fatal("k_2 still stored")
+	}
+}
+
+func TestKeeperSavesFailuresThatHappened(t *testing.T) {
+	f := newFixture()
+	declined := func(context.Context) (int, []byte, error) {
+		f.runs++
+		return 402, []byte(`{"error":"card_declined"}`), errors.New("card declined")
+	}
+	for i := 0; i < 2; i++ {
+		r, err := f.k.Do(context.Background(), "acct_1", "k_1", []byte(body2500), declined)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := Executed
+		if i == 1 {
+			want = Replayed
+		}
+		expect(t, r, want, 402, `{"error":"card_declined"}`)
+	}
+	if f.runs != 1 {
+		t.Fatalf("declined work ran %d times, want 1", f.runs)
+	}
+	// An error with no status is saved as a 500.
+	r, err := f.k.Do(context.Background(), "acct_1", "k_2", []byte(body2500), func(context.Context) (int, []byte, error) {
+		return 0, nil, errors.New("ledger write failed after the charge")
+	})
+	if err != nil || r.Status != 500 || len(r.Body) == 0 {
+		t.Fatalf("Do = %+v, %v; want a saved 500", r, err)
+	}
+	expect(t, f.do(t, "acct_1", "k_2", body2500), Replayed, 500, string(r.Body))
+}
+
+func TestKeeperAccountsAreIsolated(t *testing.T) {
+	f := newFixture()
+	// The same key in two accounts, even with different bodies: two records.
+	expect(t, f.do(t, "acct_a", "k_1", body2500), Executed, 201, `{"id":"ch_1"}`)
+	expect(t, f.do(t, "acct_b", "k_1", body9900), Executed, 201, `{"id":"ch_2"}`)
+	expect(t, f.do(t, "acct_a", "k_1", body2500), Replayed, 201, `{"id":"ch_1"}`)
+	expect(t, f.do(t, "acct_b", "k_1", body9900), Replayed, 201, `{"id":"ch_2"}`)
+	// Strings that would collide if account and key were joined.
+	expect(t, f.do(t, "a\x00b", "c", body2500), Executed, 201, `{"id":"ch_3"}`)
+	expect(t, f.do(t, "a", "b\x00c", body9900), Executed, 201, `{"id":"ch_4"}`)
+	if f.runs != 4 {
+		t.Fatalf("work ran %d times, want 4", f.runs)
+	}
+}
+
+func TestKeeperExpiry(t *testing.T) {
+	f := newFixture()
+	f.do(t, "acct_1", "k_1", body2500)
+	f.clock.Advance(DefaultTTL - time.Nanosecond)
+	expect(t, f.do(t, "acct_1", "k_1", body2500), Replayed, 201, `{"id":"ch_1"}`)
+	expect(t, f.do(t, "acct_1", "k_1", body9900), Mismatch, 422, "")
+	// At exactly Created + TTL the record counts as absent: the key is new
+	// again, whatever the body.
+	f.clock.Advance(time.Nanosecond)
+	expect(t, f.do(t, "acct_1", "k_1", body9900), Executed, 201, `{"id":"ch_2"}`)
+	rec, _, _ := f.store.Get(context.Background(), "acct_1", "k_1")
+	if !rec.Created.Equal(t0.Add(DefaultTTL)) || rec.Fence != 2 {
+		t.Fatalf("reclaimed record %+v, want Created at t0+24h and fence 2", rec)
+	}
+
+	// A shorter TTL is honoured.
+	g := newFixture()
+	g.k.TTL = time.Hour
+	g.do(t, "acct_1", "k_1", body2500)
+	g.clock.Advance(time.Hour)
+	expect(t, g.do(t, "acct_1", "k_1", body2500), Executed, 201, `{"id":"ch_2"}`)
+}
+
+func TestKeeperLeaseTakeover(t *testing.T) {
+	f := newFixture()
+	f.k.Lease = 30 * time.Second
+	var before, reuse, takeover Response
+	_, err := f.k.Do(context.Background(), "acct_1", "k_1", []byte(body2500), func(ctx context.Context) (int, []byte, error) {
+		f.clock.Advance(30*time.Second - time.Nanosecond)
+		before = f.do(t, "acct_1", "k_1", body2500) // lease still held
+		f.clock.Advance(time.Nanosecond)
+		reuse = f.do(t, "acct_1", "k_1", body9900)    // lapsed, but another body
+		takeover = f.do(t, "acct_1", "k_1", body2500) // lapsed: taken over, runs work
+		return 201, []byte(`{"id":"late"}`), nil
+	})
+	expect(t, before, InProgress, 409, "")
+	expect(t, reuse, Mismatch, 422, "")
+	expect(t, takeover, Executed, 201, `{"id":"ch_1"}`)
+	// The overtaken claimant cannot overwrite the saved answer.
+	if !errors.Is(err, ErrNotHeld) {
+		t.Fatalf("first claimant's Do: err %v, want ErrNotHeld", err)
+	}
+	rec, _, _ := f.store.Get(context.Background(), "acct_1", "k_1")
+	if rec.Fence != 2 || string(rec.Body) != `{"id":"ch_1"}` || !rec.Created.Equal(t0) {
+		t.Fatalf("record %+v, want the takeover's answer, fence 2, created at t0", rec)
+	}
+}
+
+func TestKeeperRefusesBadInput(t *testing.T) {
+	f := newFixture()
+	ctx := context.Background()
+	if _, err := f.k.Do(ctx, "acct_1", "", []byte(body2500), f.work); !errors.Is(err, ErrMissingKey) {
+		t.Fatalf("empty key: %v", err)
+	}
+	if _, err := f.k.Do(ctx, "acct_1", strings.Repeat("k", MaxKeyLen+1), []byte(body2500), f.work); !errors.Is(err, ErrKeyTooLong) {
+		t.Fatalf("long key: %v", err)
+	}
+	f.do(t, "acct_1", strings.Repeat("k", MaxKeyLen), body2500) // the limit itself is fine
+	var se *SyntaxError
+	if _, err := f.k.Do(ctx, "acct_1", "k_1", []byte(`{"amount":`), f.work); !errors.As(err, &se) || se.Offset != 10 {
+		t.Fatalf("invalid body: %v, want a *SyntaxError at offset 10", err)
+	}
+	if _, ok, _ := f.store.Get(ctx, "acct_1", "k_1"); ok {
+		t.Fatal("an invalid body left a record")
+	}
+	if _, err := (&Keeper{Clock: f.clock}).Do(ctx, "acct_1", "k_1", []byte(body2500), f.work); err == nil {
+		t.Fatal("Keeper without a Store: no error")
+	}
+	if f.runs != 1 {
+		t.Fatalf("work ran %d times, want 1", f.runs)
+	}
+}
+
+func TestMemoryStoreFencing(t *testing.T) {
+	ctx := context.Background()
+	s := NewMemoryStore()
+	rec, claimed, err := s.Claim(ctx, Record{Account: "a", Key: "k", Fingerprint: "f", Created: t0,
+		ExpiresAt: t0.Add(time.Hour), LockedUntil: t0.Add(time.Minute)})
+	if err != nil || !claimed || rec.Fence != 1 || rec.State != InFlight {
+		t.Fatalf("Claim = %+v, %v, %v", rec, claimed, err)
+	}
+	stale := rec
+	stale.Fence = 0
+	if err := s.Complete(ctx, stale); !errors.Is(err, ErrNotHeld) {
+		t.Fatalf("Complete with a stale fence: %v", err)
+	}
+	if err := s.Release(ctx, stale); !errors.Is(err, ErrNotHeld) {
+		t.Fatalf("Release with a stale fence: %v", err)
+	}
+	rec.Status, rec.Body, rec.RecoveryPoint = 201, []byte("saved"), "charged"
+	if err := s.Complete(ctx, rec); err != nil {
+		t.Fatal(err)
+	}
+	rec.Body[0] = 'X' // the store kept its own copy
+	if err := s.Release(ctx, rec); !errors.Is(err, ErrNotHeld) {
+		t.Fatalf("Release after Complete: %v", err)
+	}
+	got, ok, _ := s.Get(ctx, "a", "k")
+	if !ok || got.State != Done || string(got.Body) != "saved" || got.RecoveryPoint != "charged" {
+		t.Fatalf("Get = %+v", got)
+	}
+	got.Body[0] = 'Y'
+	if again, _, _ := s.Get(ctx, "a", "k"); string(again.Body) != "saved" {
+		t.Fatalf("Get returned the store's own slice: %q", again.Body)
+	}
+	// A done record is not taken over even after its lease time.
+	if _, claimed, _ := s.Claim(ctx, Record{Account: "a", Key: "k", Fingerprint: "f", Created: t0.Add(2 * time.Minute)}); claimed {
+		t.Fatal("a done record was claimed again before expiry")
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, _, err := s.Claim(cancelled, rec); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Claim with a cancelled context: %v", err)
+	}
+}

@@ -1,0 +1,158 @@
+// Package payment is the double-charge simulator: a client pays over a
+// lossy network, retries when it hears nothing, and a payment server charges
+// the card, with or without idempotency keys (SIMULATORS.md, section 1).
+//
+// The model is deterministic: the network's faults are given, attempt by
+// attempt, and every delay is fixed, so Run needs no seed.
+package payment
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/retrylab/retrylab/engine/sim"
+)
+
+// Timing of the model. An answer reaches the client Latency + Work +
+// Latency = 40 + 60 + 40 = 140 ms after its request left, well inside the
+// 1 s Timeout: only a lost message makes the client time out, never a slow
+// one. The client retries at once after a timeout, so attempt n leaves at
+// (n-1) s and a client that gives up does so at Attempts s.
+const (
+	Latency = 40 * time.Millisecond // one way, client to server or back: a request within one region
+	Work    = 60 * time.Millisecond // the server's work: the card network's authorization
+	Timeout = time.Second           // how long the client waits for an answer
+)
+
+// Account is the account the client pays from; its keys are scoped to it.
+const Account = "acct_1"
+
+// Result is what one run produced.
+type Result struct {
+	Params   Params
+	Charges  []Charge // the server's ledger (card charges), in order: ch_1, ch_2, ...
+	Receipt  string   // the charge id the client ends up holding; "" if it gave up or got an error
+	Status   int      // HTTP status of the answer the client finally got (201, 422...), 0 if none
+	Replayed bool     // that answer was a replay of a saved response
+	Attempts int      // attempts the client made
+	Trace    sim.Trace
+}
+
+// Run plays one payment: the client sends POST /payments with the amount,
+// and on each timeout retries, until it gets an answer or has made
+// p.Attempts attempts. The trace has events of kinds "attempt",
+// "request-lost", "charge", "replay", "reject", "response",
+// "response-lost", "timeout", "receipt" and "give-up", in lanes "client",
+// "network" and "server".
+func Run(p Params) (Result, error) {
+	if err := p.Validate(); err != nil {
+		return Result{Params: p}, err
+	}
+	s := sim.New(0) // no randomness in this model
+	c := &client{p: p, s: s, srv: NewServer(s), res: Result{Params: p},
+		body: []byte(`{"amount":` + strconv.FormatInt(p.Amount, 10) + `,"currency":"usd"}`)}
+	c.attempt(1)
+	s.Run()
+	c.res.Charges = c.srv.Charges()
+	c.res.Trace = s.Trace
+	return c.res, nil
+}
+
+type client struct {
+	p    Params
+	s    *sim.Sim
+	srv  *Server
+	res  Result
+	body []byte
+}
+
+// key is the Idempotency-Key of attempt n.
+func (c *client) key(n int) string {
+	switch c.p.Keys {
+	case KeysPerIntent:
+		return "k_1" // made once, before the first attempt
+	case KeysPerAttempt:
+		return "k_" + strconv.Itoa(n)
+	}
+	return ""
+}
+
+// fault is what the network does to attempt n.
+func (c *client) fault(n int) Fault {
+	if n <= len(c.p.Faults) {
+		return c.p.Faults[n-1]
+	}
+	return OK
+}
+
+// attempt sends attempt n and schedules its fate: the request's trip, the
+// server's work, the answer's trip, and the client's timeout.
+func (c *client) attempt(n int) {
+	key := c.key(n)
+	text := "POST /payments, attempt " + strconv.Itoa(n)
+	if key != "" {
+		text += ", Idempotency-Key " + key
+	}
+	c.s.Record(sim.Event{Kind: "attempt", Lane: "client", To: "server", Text: text, Ref: key})
+	c.res.Attempts = n
+	req := Request{Account: Account, Key: key, Body: c.body, Attempt: n}
+	fault := c.fault(n)
+	answered, abandoned := false, false
+
+	c.s.After(Latency, func() {
+		if fault == LoseRequest {
+			c.s.Record(sim.Event{Kind: "request-lost", Lane: "network", Text: "the request is lost; the server never sees it"})
+			return
+		}
+		c.s.After(Work, func() {
+			rep := c.srv.Pay(req)
+			c.s.After(Latency, func() {
+				if fault == LoseResponse {
+					text := "the response is lost"
+					if rep.ChargeID != "" {
+						text += "; the card was charged"
+					}
+					c.s.Record(sim.Event{Kind: "response-lost", Lane: "network", Text: text})
+					return
+				}
+				if abandoned {
+					return // too late: the client stopped waiting (not with these timings)
+				}
+				answered = true
+				c.answer(rep)
+			})
+		})
+	})
+
+	c.s.After(Timeout, func() {
+		if answered {
+			return
+		}
+		abandoned = true
+		c.s.Record(sim.Event{Kind: "timeout", Lane: "client", Text: "no answer after " + strconv.FormatFloat(Timeout.Seconds(), 'f', -1, 64) + " s: the client cannot know what happened"})
+		if n < c.p.Attempts {
+			c.attempt(n + 1) // at once
+			return
+		}
+		c.s.Record(sim.Event{Kind: "give-up", Lane: "client",
+			Text: "no answer after " + plural(n, "attempt") + ": the client gives up, not knowing whether it paid"})
+	})
+}
+
+// answer is the client reading the server's reply: a 201 is a receipt; any
+// other answer ends the payment too (a retry would get the same).
+func (c *client) answer(rep Reply) {
+	c.res.Status = rep.Status
+	c.res.Replayed = rep.Replayed
+	if rep.Status == statusCreated && rep.ChargeID != "" {
+		c.res.Receipt = rep.ChargeID
+		c.s.Record(sim.Event{Kind: "receipt", Lane: "client", Ref: rep.ChargeID, Text: "receipt: " + rep.ChargeID})
+	}
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
+}

@@ -1,0 +1,168 @@
+package payment
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"time"
+
+	"github.com/retrylab/retrylab/engine/idem"
+	"github.com/retrylab/retrylab/engine/sim"
+)
+
+// Charge is one line of the server's ledger: money taken from the card.
+type Charge struct {
+	ID      string        // ch_1, ch_2, ... in order
+	Amount  int64         // cents
+	Key     string        // the request's Idempotency-Key, "" without
+	Attempt int           // the client attempt that caused it
+	At      time.Duration // virtual time of the charge
+}
+
+// Request is one POST /payments as the server receives it.
+type Request struct {
+	Account string // whose money; keys are scoped to it
+	Key     string // the Idempotency-Key header, "" when the client sends none
+	Body    []byte // JSON with a whole "amount" in cents, e.g. {"amount":2500,"currency":"usd"}
+	// Attempt is the client's attempt number. The server only copies it
+	// into the ledger, so that the ledger can say which attempt charged.
+	Attempt int
+}
+
+// Reply is the server's answer.
+type Reply struct {
+	Status   int
+	Body     []byte
+	Replayed bool   // the saved answer to an earlier request with the same key
+	ChargeID string // the "id" in Body, "" if there is none
+}
+
+// Server is the payment server: without a key it charges every request it
+// receives; with one it goes through the idempotency-key protocol
+// (engine/idem, a memory store on the simulation's clock). It records what
+// it does in the simulation's trace, in lane "server".
+type Server struct {
+	sim    *sim.Sim
+	keeper idem.Keeper
+	ledger []Charge
+}
+
+// epoch is the wall-clock time virtual time 0 stands for in the key store.
+var epoch = time.Unix(0, 0).UTC()
+
+// NewServer returns a server with an empty ledger and key store, on s's
+// clock and trace.
+func NewServer(s *sim.Sim) *Server {
+	return &Server{sim: s, keeper: idem.Keeper{
+		Store: idem.NewMemoryStore(),
+		Clock: idem.ClockFunc(func() time.Time { return epoch.Add(s.Now()) }),
+	}}
+}
+
+// Charges returns a copy of the ledger, in order.
+func (srv *Server) Charges() []Charge { return append([]Charge(nil), srv.ledger...) }
+
+// HTTP statuses the server answers with (net/http is not imported into
+// engine code).
+const (
+	statusCreated    = 201
+	statusBadRequest = 400
+	statusConflict   = 409
+	statusMismatch   = 422
+	statusInternal   = 500
+)
+
+// Pay handles one request at the current virtual time. It records "charge",
+// "replay" or "reject" as they happen, then "response" (to the client).
+func (srv *Server) Pay(r Request) Reply {
+	var rep Reply
+	if r.Key == "" {
+		status, body, _ := srv.charge(r)
+		rep = Reply{Status: status, Body: body}
+	} else {
+		resp, err := srv.keeper.Do(context.Background(), r.Account, r.Key, r.Body,
+			func(context.Context) (int, []byte, error) { return srv.charge(r) })
+		switch {
+		case err != nil:
+			rep = srv.refuse(r, err)
+		case resp.Outcome == idem.Replayed:
+			rep = Reply{Status: resp.Status, Body: resp.Body, Replayed: true}
+			srv.sim.Record(sim.Event{Kind: "replay", Lane: "server", Ref: chargeID(resp.Body),
+				Text: "key " + r.Key + " seen before: the saved answer is replayed, nothing charged"})
+		case resp.Outcome == idem.Mismatch:
+			rep = Reply{Status: resp.Status, Body: resp.Body}
+			srv.sim.Record(sim.Event{Kind: "reject", Lane: "server", Ref: r.Key,
+				Text: "key " + r.Key + " was used with a different body: 422, nothing charged"})
+		case resp.Outcome == idem.InProgress:
+			rep = Reply{Status: resp.Status, Body: resp.Body}
+			srv.sim.Record(sim.Event{Kind: "reject", Lane: "server", Ref: r.Key,
+				Text: "key " + r.Key + " is still being worked on: 409, retry after " + strconv.Itoa(resp.RetryAfter) + " s"})
+		default:
+			rep = Reply{Status: resp.Status, Body: resp.Body}
+		}
+	}
+	rep.ChargeID = chargeID(rep.Body)
+	text := statusLine(rep.Status)
+	if rep.ChargeID != "" {
+		text += " " + rep.ChargeID
+	}
+	if rep.Replayed {
+		text += " (Idempotent-Replayed: true)"
+	}
+	srv.sim.Record(sim.Event{Kind: "response", Lane: "server", To: "client", Text: text, Ref: rep.ChargeID})
+	return rep
+}
+
+// charge is the server's work: read the amount, take the money, answer 201.
+// A body without a valid amount is refused before anything happens.
+func (srv *Server) charge(r Request) (int, []byte, error) {
+	amount, err := amountOf(r.Body)
+	if err != nil {
+		if r.Key == "" {
+			srv.rejectBadRequest(err)
+		}
+		return statusBadRequest, errorBody(err.Error()), idem.NothingHappened(err)
+	}
+	id := "ch_" + strconv.Itoa(len(srv.ledger)+1)
+	srv.ledger = append(srv.ledger, Charge{ID: id, Amount: amount, Key: r.Key, Attempt: r.Attempt, At: srv.sim.Now()})
+	srv.sim.Record(sim.Event{Kind: "charge", Lane: "server", Ref: id,
+		Text: "card charged: " + id + " (" + formatAmount(amount) + ")"})
+	body := `{"amount":` + strconv.FormatInt(amount, 10) + `,"id":"` + id + `","status":"succeeded"}`
+	return statusCreated, []byte(body), nil
+}
+
+// refuse answers a keyed request the protocol could not take: a bad key or
+// body is the client's fault (400), anything else the server's (500).
+func (srv *Server) refuse(r Request, err error) Reply {
+	var syntax *idem.SyntaxError
+	if errors.As(err, &syntax) || errors.Is(err, idem.ErrNothingHappened) ||
+		errors.Is(err, idem.ErrMissingKey) || errors.Is(err, idem.ErrKeyTooLong) {
+		srv.rejectBadRequest(err)
+		return Reply{Status: statusBadRequest, Body: errorBody(err.Error())}
+	}
+	srv.sim.Record(sim.Event{Kind: "reject", Lane: "server", Ref: r.Key, Text: "the key store failed: 500"})
+	return Reply{Status: statusInternal, Body: errorBody(err.Error())}
+}
+
+func (srv *Server) rejectBadRequest(err error) {
+	srv.sim.Record(sim.Event{Kind: "reject", Lane: "server",
+		Text: "bad request (" + err.Error() + "): 400, nothing charged"})
+}
+
+// statusLine is the status code and its reason phrase.
+func statusLine(status int) string {
+	s := strconv.Itoa(status)
+	switch status {
+	case statusCreated:
+		return s + " Created"
+	case statusBadRequest:
+		return s + " Bad Request"
+	case statusConflict:
+		return s + " Conflict"
+	case statusMismatch:
+		return s + " Unprocessable Content"
+	case statusInternal:
+		return s + " Internal Server Error"
+	}
+	return s
+}

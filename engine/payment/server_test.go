@@ -1,0 +1,120 @@
+package payment
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/retrylab/retrylab/engine/sim"
+)
+
+func pay(srv *Server, key, body string) Reply {
+	return srv.Pay(Request{Account: Account, Key: key, Body: []byte(body)})
+}
+
+// Row 5 of the table: the same key, the body's fields reordered and spaced:
+// one charge, ch_1 both times, the second a replay.
+func TestServerSameKeyReorderedBody(t *testing.T) {
+	s := sim.New(1)
+	srv := NewServer(s)
+	first := pay(srv, "k_1", `{"amount":2500,"currency":"usd"}`)
+	s.RunUntil(2 * time.Second)
+	second := pay(srv, "k_1", "{\n  \"currency\" : \"usd\",\n  \"amount\" : 2500\n}")
+	if first.Status != 201 || first.ChargeID != "ch_1" || first.Replayed {
+		t.Fatalf("first = %d %q replayed %v, want 201 ch_1", first.Status, first.ChargeID, first.Replayed)
+	}
+	if second.Status != 201 || second.ChargeID != "ch_1" || !second.Replayed || string(second.Body) != string(first.Body) {
+		t.Fatalf("second = %d %q %s replayed %v, want the first answer replayed", second.Status, second.ChargeID, second.Body, second.Replayed)
+	}
+	if c := srv.Charges(); len(c) != 1 || c[0].Amount != 2500 {
+		t.Fatalf("ledger %+v, want one charge of 2500", c)
+	}
+	if s.Trace.Count("charge") != 1 || s.Trace.Count("replay") != 1 || s.Trace.Count("response") != 2 {
+		t.Fatalf("trace %+v", s.Trace)
+	}
+	if last := s.Trace[len(s.Trace)-1]; last.Text != "201 Created ch_1 (Idempotent-Replayed: true)" || last.To != "client" {
+		t.Fatalf("replayed response event %+v", last)
+	}
+}
+
+// Row 6: the same key with amount 9900 after 2500: 422, still one charge.
+func TestServerSameKeyOtherAmount(t *testing.T) {
+	s := sim.New(1)
+	srv := NewServer(s)
+	first := pay(srv, "k_1", `{"amount":2500,"currency":"usd"}`)
+	second := pay(srv, "k_1", `{"amount":9900,"currency":"usd"}`)
+	if first.Status != 201 || first.ChargeID != "ch_1" {
+		t.Fatalf("first = %d %q", first.Status, first.ChargeID)
+	}
+	if second.Status != 422 || second.ChargeID != "" || second.Replayed {
+		t.Fatalf("second = %d %q replayed %v, want 422", second.Status, second.ChargeID, second.Replayed)
+	}
+	if c := srv.Charges(); len(c) != 1 || c[0].ID != "ch_1" || c[0].Amount != 2500 {
+		t.Fatalf("ledger %+v, want ch_1 of 2500 only", c)
+	}
+	var reject, response sim.Event
+	for _, e := range s.Trace {
+		switch e.Kind {
+		case "reject":
+			reject = e
+		case "response":
+			response = e
+		}
+	}
+	if reject.Lane != "server" || !strings.Contains(reject.Text, "different body") || response.Text != "422 Unprocessable Content" {
+		t.Fatalf("reject %+v, last response %+v", reject, response)
+	}
+}
+
+func TestServerWithoutKeyChargesEveryRequest(t *testing.T) {
+	srv := NewServer(sim.New(1))
+	for i := 0; i < 3; i++ {
+		pay(srv, "", `{"amount":2500,"currency":"usd"}`)
+	}
+	if got := ids(srv.Charges()); got != "ch_1,ch_2,ch_3" {
+		t.Fatalf("ledger %s", got)
+	}
+}
+
+func TestServerKeysAreScopedToTheAccount(t *testing.T) {
+	srv := NewServer(sim.New(1))
+	a := srv.Pay(Request{Account: "acct_a", Key: "k_1", Body: []byte(`{"amount":2500}`)})
+	b := srv.Pay(Request{Account: "acct_b", Key: "k_1", Body: []byte(`{"amount":9900}`)})
+	if a.ChargeID != "ch_1" || b.ChargeID != "ch_2" || b.Status != 201 {
+		t.Fatalf("a %+v, b %+v: two accounts, two charges", a, b)
+	}
+}
+
+func TestServerRefusesBadBodies(t *testing.T) {
+	for _, key := range []string{"", "k_1"} {
+		srv := NewServer(sim.New(1))
+		for _, body := range []string{`{"amount":`, `{"currency":"usd"}`, `{"amount":25.5}`, `{"amount":-5}`, `{"amount":"2500"}`, `[2500]`} {
+			r := pay(srv, key, body)
+			if r.Status != 400 || r.ChargeID != "" {
+				t.Errorf("key %q body %s: %d %s, want 400", key, body, r.Status, r.Body)
+			}
+		}
+		// Nothing was charged, and a refused body did not burn the key.
+		if len(srv.Charges()) != 0 {
+			t.Fatalf("key %q: ledger %+v after bad bodies", key, srv.Charges())
+		}
+		if r := pay(srv, key, `{"amount":2500}`); r.Status != 201 || r.ChargeID != "ch_1" || r.Replayed {
+			t.Fatalf("key %q: a good body after bad ones: %d %q", key, r.Status, r.ChargeID)
+		}
+	}
+}
+
+func TestMember(t *testing.T) {
+	canon := []byte(`{"a":{"amount":1,"x":"}\","},"amount":2500,"b":[1,{"c":2}],"id":"ch_9"}`)
+	for name, want := range map[string]string{"amount": "2500", "a": `{"amount":1,"x":"}\","}`, "b": `[1,{"c":2}]`, "id": `"ch_9"`} {
+		if got, ok := member(canon, name); !ok || string(got) != want {
+			t.Errorf("member(%s) = %s %v, want %s", name, got, ok, want)
+		}
+	}
+	if _, ok := member(canon, "c"); ok {
+		t.Error("found a nested member at the top level")
+	}
+	if _, ok := member([]byte(`{}`), "a"); ok {
+		t.Error("found a member in {}")
+	}
+}
