@@ -1,0 +1,332 @@
+package backoff
+
+import (
+	"errors"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/retrylab/retrylab/engine/sim"
+)
+
+// Params are the knobs of the thundering-herd model.
+type Params struct {
+	Policy   Policy        // none | full | equal | decorrelated
+	Clients  int           // clients that all call at t = 0
+	Capacity int           // calls the server answers per slot; the rest fail
+	Slot     time.Duration // the server's unit of work time
+	Base     time.Duration // the first wait of the exponential
+	Cap      time.Duration // the longest wait
+}
+
+// Defaults are the figures' parameters: 1,000 clients against 50 calls per
+// 100 ms slot (500 calls a second), base 0.1 s, cap 10 s.
+func Defaults() Params {
+	return Params{
+		Policy:   None,
+		Clients:  1000,
+		Capacity: 50,
+		Slot:     100 * time.Millisecond,
+		Base:     100 * time.Millisecond,
+		Cap:      10 * time.Second,
+	}
+}
+
+// Bounds of the parameters. The time bounds keep a slot and a wait far from
+// the nanosecond resolution of the clock and below an hour.
+const (
+	MaxClients  = 1_000_000
+	MaxCapacity = 100_000
+	MinSlot     = time.Millisecond
+	MaxSlot     = 10 * time.Second
+	MinBase     = time.Millisecond
+	MaxCap      = time.Hour
+	// MaxWaitSlots bounds the longest wait, in slots: the run keeps a
+	// bucket per slot a wait can reach, and 100,000 of them take 2.4 MB.
+	// At the default 0.1 s slot it allows a cap of 10,000 s, past MaxCap;
+	// at a 1 ms slot, 100 s.
+	MaxWaitSlots = 100_000
+)
+
+// Validate reports the first parameter out of bounds, by its kebab-case name.
+// The bounds of base and cap depend on slot (see MaxWaitSlots), and cap's
+// lower bound is base.
+func (p Params) Validate() error {
+	if err := sim.FirstError(
+		sim.CheckEnum("policy", p.Policy, Policies...),
+		sim.CheckInt("clients", p.Clients, 1, MaxClients),
+		sim.CheckInt("capacity", p.Capacity, 1, MaxCapacity),
+		sim.CheckSeconds("slot", p.Slot, MinSlot, MaxSlot),
+	); err != nil {
+		return err
+	}
+	longest := min(MaxCap, MaxWaitSlots*p.Slot)
+	return sim.FirstError(
+		sim.CheckSeconds("base", p.Base, MinBase, longest),
+		sim.CheckSeconds("cap", p.Cap, max(p.Base, MinBase), longest),
+	)
+}
+
+// ErrTooLong is returned for a run whose parameters are within bounds but
+// whose work is not: a million clients against one call per slot ask for
+// billions of calls. A run stops with it rather than exhausting the machine
+// once it passes maxSlots slots or maxPops queued calls.
+var ErrTooLong = errors.New("backoff: the run is too long to simulate; use fewer clients, more capacity or a longer slot")
+
+// The limits behind ErrTooLong (variables so that tests can lower them). At
+// the defaults a run uses 1,328 slots and 10,500 calls.
+var (
+	maxSlots = 2_000_000  // the length of Summary.PerSlot: 16 MB of counts
+	maxPops  = 50_000_000 // calls taken off the queue: a few seconds natively
+)
+
+// Summary is what a run comes to.
+type Summary struct {
+	Calls       int           `json:"calls"`         // every call, served or failed
+	LastServed  time.Duration `json:"-"`             // when the last client was served
+	LastServedS float64       `json:"last_served_s"` // LastServed in seconds, to one decimal
+	Slots       int           `json:"slots"`         // len(PerSlot): from slot 0 to the last slot that saw a call
+	Waves       int           `json:"waves"`         // slots that saw at least one call
+	PerSlot     []int         `json:"per_slot"`      // calls that arrived in each slot
+}
+
+// Result is a run's summary and its trace. The trace has one event per busy
+// slot (kind "slot", lane "server"), not one per call: a run of 100,000
+// clients makes millions of calls, and the per-slot counts are what a widget
+// draws. It is cut at sim.MaxEvents busy slots.
+type Result struct {
+	Summary
+	Trace sim.Trace `json:"-"`
+}
+
+// Run simulates p with randomness from seed. Calls are processed in time
+// order, ties by client number; a call at time t lands in slot t / Slot; the
+// first Capacity calls of a slot are served and every later one fails, and
+// its client waits per the policy and calls again.
+func Run(p Params, seed uint64) (Result, error) {
+	if err := p.Validate(); err != nil {
+		return Result{}, err
+	}
+	var (
+		res Result
+		err error
+	)
+	if p.Policy == None {
+		err = runLockstep(p, &res)
+	} else {
+		err = runJitter(p, sim.NewRand(seed), &res)
+	}
+	if err != nil {
+		return Result{}, err
+	}
+	res.Slots = len(res.PerSlot)
+	res.LastServedS = seconds1(res.LastServed)
+	return res, nil
+}
+
+// runLockstep runs None. Without jitter every client that fails in a wave
+// waits the same and calls again at the same instant as the others, so a
+// wave is one count: 100,000 clients cost 2,000 steps, not 100 million calls.
+func runLockstep(p Params, res *Result) error {
+	waiting := p.Clients
+	at := time.Duration(0)
+	cur, used := -1, 0 // the slot being filled and the calls it has served
+	for attempt := 0; waiting > 0; attempt++ {
+		slot := int(at / p.Slot)
+		if slot >= maxSlots {
+			return ErrTooLong
+		}
+		if slot != cur {
+			cur, used = slot, 0
+		}
+		served := min(waiting, p.Capacity-used)
+		used += served
+		res.count(p, slot, waiting, served)
+		if served > 0 {
+			res.LastServed = at
+		}
+		waiting -= served
+		at += Ceiling(attempt, p.Base, p.Cap)
+	}
+	return nil
+}
+
+// runJitter runs the policies that draw a wait per client, one call at a
+// time in the order of a single priority queue of (time, client).
+//
+// The queue is a ring of per-slot buckets, each sorted when its slot comes
+// up: one queue of a hundred thousand calls misses the cache on every pop, a
+// bucket of a few thousand does not. A bucket holds keys, a call's offset
+// within its slot above its client's number, so that sorting is sorting
+// integers; a client's attempt and previous wait live in per-client arrays,
+// since a client has one call in flight at a time. A call that fails and
+// comes back within its own slot finds the slot full (it is later than the
+// call that failed), so it goes on a small heap of the slot's own, merged in
+// key order. The tests check that this gives the same run, draw for draw, as
+// a plain priority queue.
+func runJitter(p Params, r *sim.Rand, res *Result) error {
+	attempt := make([]int32, p.Clients)
+	var prev []time.Duration
+	if p.Policy == Decorrelated {
+		prev = make([]time.Duration, p.Clients)
+		for i := range prev {
+			prev[i] = p.Base // the first "previous wait" is base
+		}
+	}
+	// A call in slot k waits at most Cap, so it lands at most
+	// 1 + Cap/Slot slots ahead: a ring one longer never wraps onto itself.
+	// Validate keeps Cap/Slot at most MaxWaitSlots.
+	ring := make([][]uint64, int(p.Cap/p.Slot)+2)
+	ring[0] = make([]uint64, p.Clients)
+	for c := range ring[0] {
+		ring[0][c] = uint64(c) // offset 0: everyone calls at t = 0
+	}
+	pending, pops := p.Clients, 0 // calls in the ring; calls taken so far
+	var again keyHeap
+	for slot := 0; pending > 0; slot++ {
+		if slot >= maxSlots {
+			return ErrTooLong
+		}
+		start := time.Duration(slot) * p.Slot
+		idx := slot % len(ring)
+		b := ring[idx]
+		pending -= len(b)
+		if pops += len(b); pops > maxPops {
+			return ErrTooLong
+		}
+		if len(b) <= p.Capacity {
+			// Everyone is served: no draws, and only the latest time matters.
+			var last uint64
+			for _, k := range b {
+				last = max(last, k)
+			}
+			if len(b) > 0 {
+				res.LastServed = start + offset(last)
+			}
+			res.count(p, slot, len(b), len(b))
+			ring[idx] = b[:0]
+			continue
+		}
+		slices.Sort(b)
+		res.LastServed = start + offset(b[p.Capacity-1])
+		calls := p.Capacity
+		for i := p.Capacity; i < len(b) || len(again) > 0; calls++ {
+			var k uint64
+			if len(again) > 0 && (i == len(b) || again[0] < b[i]) {
+				k = again.pop()
+				if pops++; pops > maxPops {
+					return ErrTooLong
+				}
+			} else {
+				k = b[i]
+				i++
+			}
+			c := int(k & clientMask)
+			var before time.Duration
+			if prev != nil {
+				before = prev[c]
+			}
+			w := p.Policy.Wait(int(attempt[c]), before, p.Base, p.Cap, r)
+			attempt[c]++
+			if prev != nil {
+				prev[c] = w
+			}
+			at := start + offset(k) + w
+			next := int(at / p.Slot)
+			nk := uint64(at-time.Duration(next)*p.Slot)<<clientBits | uint64(c)
+			if next == slot {
+				again.push(nk)
+				continue
+			}
+			j := next % len(ring)
+			ring[j] = append(ring[j], nk)
+			pending++
+		}
+		res.count(p, slot, calls, p.Capacity)
+		ring[idx] = b[:0] // nothing lands in its own slot through the ring
+	}
+	return nil
+}
+
+// A key is a call's offset within its slot, in nanoseconds, above its
+// client's number: ordering keys orders calls by (time, client) within a
+// slot. An offset is below MaxSlot (10 s < 2^34 ns) and a client below
+// 2^20 (more than MaxClients), so a key fits in 54 bits.
+const (
+	clientBits = 20
+	clientMask = 1<<clientBits - 1
+)
+
+func offset(k uint64) time.Duration { return time.Duration(k >> clientBits) }
+
+// count records a busy slot in the summary and the trace, and the empty
+// slots before it in PerSlot.
+func (res *Result) count(p Params, slot, calls, served int) {
+	for len(res.PerSlot) <= slot {
+		res.PerSlot = append(res.PerSlot, 0)
+	}
+	if calls == 0 {
+		return
+	}
+	if res.PerSlot[slot] == 0 {
+		res.Waves++
+	}
+	res.PerSlot[slot] += calls
+	res.Calls += calls
+	at := time.Duration(slot) * p.Slot
+	res.Trace.Keep(sim.Event{
+		At:   at,
+		Kind: "slot",
+		Lane: "server",
+		Text: "Slot " + strconv.Itoa(slot) + " (" + sim.FormatFloat(seconds1(at)) + " s): " +
+			strconv.Itoa(calls) + " calls, " + strconv.Itoa(served) + " served, " +
+			strconv.Itoa(calls-served) + " failed.",
+		Ref: "slot-" + strconv.Itoa(slot),
+	}, sim.MaxEvents)
+}
+
+// seconds1 is d in seconds rounded to one decimal: 132.7.
+func seconds1(d time.Duration) float64 {
+	tenths := (d + 50*time.Millisecond) / (100 * time.Millisecond)
+	return float64(tenths) / 10
+}
+
+// keyHeap is a binary min-heap of keys.
+type keyHeap []uint64
+
+func (h *keyHeap) push(k uint64) {
+	*h = append(*h, k)
+	q := *h
+	for i := len(q) - 1; i > 0; {
+		parent := (i - 1) / 2
+		if q[parent] <= q[i] {
+			break
+		}
+		q[i], q[parent] = q[parent], q[i]
+		i = parent
+	}
+}
+
+func (h *keyHeap) pop() uint64 {
+	q := *h
+	top := q[0]
+	last := len(q) - 1
+	q[0] = q[last]
+	q = q[:last]
+	for i := 0; ; {
+		m := 2*i + 1
+		if m >= len(q) {
+			break
+		}
+		if r := m + 1; r < len(q) && q[r] < q[m] {
+			m = r
+		}
+		if q[i] <= q[m] {
+			break
+		}
+		q[i], q[m] = q[m], q[i]
+		i = m
+	}
+	*h = q
+	return top
+}

@@ -1,0 +1,66 @@
+// Package backoff models a thousand clients retrying against a server that
+// answers a fixed number of calls per time slot (SIMULATORS.md, section 3),
+// under four waiting policies. It also provides Retry, the client side of
+// that lesson: the loop a careful client runs around one call.
+package backoff
+
+import (
+	"time"
+
+	"github.com/retrylab/retrylab/engine/sim"
+)
+
+// Policy is how long a client waits after a failed call.
+type Policy string
+
+// The four policies, with c = min(cap, base * 2^attempt) and attempt counted
+// from 0 (the wait after the first failure).
+const (
+	None         Policy = "none"         // wait c
+	Full         Policy = "full"         // wait uniform(0, c)
+	Equal        Policy = "equal"        // wait c/2 + uniform(0, c/2)
+	Decorrelated Policy = "decorrelated" // wait min(cap, uniform(base, 3 * previous wait)); the first previous wait is base
+)
+
+// Policies lists the policies in the order a reader meets them.
+var Policies = []Policy{None, Full, Equal, Decorrelated}
+
+// Ceiling is c = min(cap, base * 2^attempt): the exponential part every
+// policy shares. It never overflows, whatever the attempt.
+func Ceiling(attempt int, base, cap time.Duration) time.Duration {
+	c := base
+	for i := 0; i < attempt && c < cap; i++ {
+		c *= 2
+	}
+	return min(c, cap)
+}
+
+// Wait is how long a client waits after its failed call number attempt
+// (from 0) under policy p. prev is the client's previous wait, used only by
+// Decorrelated (pass base before the first wait). r supplies the jitter and
+// is not used by None.
+func (p Policy) Wait(attempt int, prev, base, cap time.Duration, r *sim.Rand) time.Duration {
+	switch p {
+	case Full:
+		return uniform(r, 0, Ceiling(attempt, base, cap))
+	case Equal:
+		c := Ceiling(attempt, base, cap)
+		return c/2 + uniform(r, 0, c-c/2)
+	case Decorrelated:
+		hi := 3 * prev
+		if hi < base {
+			hi = base
+		}
+		return min(cap, uniform(r, base, hi))
+	default:
+		return Ceiling(attempt, base, cap)
+	}
+}
+
+// uniform draws a duration in [lo, hi), to the nanosecond.
+func uniform(r *sim.Rand, lo, hi time.Duration) time.Duration {
+	if hi <= lo {
+		return lo
+	}
+	return lo + time.Duration(r.Float64()*float64(hi-lo))
+}

@@ -1,0 +1,136 @@
+package backoff
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/retrylab/retrylab/engine/sim"
+)
+
+// Outcome is what one call came to, as a retrying client sees it.
+type Outcome struct {
+	Status     int           // the HTTP status; 0 when nothing was answered
+	Err        error         // a connection error or a timeout; Status is then 0
+	RetryAfter time.Duration // the server's Retry-After; 0 when it sent none
+	Took       time.Duration // how long the call took on the virtual clock
+}
+
+// Retryable reports whether a call that came to o is worth repeating: no
+// answer at all (a connection error, a timeout), or a status that says "not
+// now" rather than "not this": 408, 429, 500, 502, 503, 504. Every other
+// status is final, a success or an error that a retry would only repeat
+// (400, 401, 403, 404, 422, ...).
+func (o Outcome) Retryable() bool {
+	if o.Err != nil || o.Status == 0 {
+		return true
+	}
+	switch o.Status {
+	case 408, 429, 500, 502, 503, 504:
+		return true
+	}
+	return false
+}
+
+// RetryPolicy is how Retry spaces and bounds its calls.
+type RetryPolicy struct {
+	Attempts int           // at most this many calls, the first one included
+	Base     time.Duration // the ceiling of the first wait; it doubles per retry
+	Cap      time.Duration // the largest ceiling
+	Deadline time.Duration // the caller's time budget from the first call; 0 for none
+}
+
+// DefaultRetryPolicy is a careful client's: 5 calls, waits drawn from
+// [0, 0.1 s], [0, 0.2 s], [0, 0.4 s], [0, 0.8 s], no deadline.
+func DefaultRetryPolicy() RetryPolicy {
+	return RetryPolicy{Attempts: 5, Base: 100 * time.Millisecond, Cap: 10 * time.Second}
+}
+
+// Validate reports the first field out of bounds.
+func (p RetryPolicy) Validate() error {
+	return sim.FirstError(
+		sim.CheckInt("attempts", p.Attempts, 1, 100),
+		sim.CheckSeconds("base", p.Base, MinBase, MaxCap),
+		sim.CheckSeconds("cap", p.Cap, max(p.Base, MinBase), MaxCap),
+		sim.CheckSeconds("deadline", p.Deadline, 0, 24*time.Hour),
+	)
+}
+
+// Stop is why Retry stopped calling.
+type Stop string
+
+const (
+	StopFinal    Stop = "final"    // the last outcome is not worth repeating (a success, or a 4xx like 422)
+	StopAttempts Stop = "attempts" // the last allowed call failed
+	StopDeadline Stop = "deadline" // the next wait would pass the caller's deadline
+)
+
+// Report is what Retry did.
+type Report struct {
+	Calls   int             // calls made
+	Waits   []time.Duration // the wait before each call after the first
+	Last    Outcome         // the outcome returned to the caller
+	Stopped Stop            // why it stopped
+	Elapsed time.Duration   // virtual time from the first call to the return
+	Trace   sim.Trace       // one event per call and per wait
+}
+
+// Retry calls do until an outcome is final, the attempts are used up or the
+// next wait would pass the deadline, and returns the last outcome. do gets
+// the call's number, from 0. The waits are virtual: Retry never sleeps, it
+// adds each wait to Elapsed and to the trace.
+//
+// Between calls it waits with full jitter, uniform(0, min(Cap, Base*2^n))
+// for the n-th retry from 0, drawn from r; a server's Retry-After is a floor
+// under that wait, since calling earlier would only be turned away again.
+func Retry(p RetryPolicy, r *sim.Rand, do func(call int) Outcome) (Report, error) {
+	if err := p.Validate(); err != nil {
+		return Report{}, err
+	}
+	var rep Report
+	lane := "client"
+	for call := 0; ; call++ {
+		o := do(call)
+		rep.Calls++
+		rep.Last = o
+		rep.Trace = append(rep.Trace, sim.Event{At: rep.Elapsed, Kind: "call", Lane: lane, To: "server",
+			Text: "Call " + strconv.Itoa(call+1) + ": " + describe(o) + ".", Ref: "call-" + strconv.Itoa(call+1)})
+		rep.Elapsed += o.Took
+		if !o.Retryable() {
+			rep.Stopped = StopFinal
+			return rep, nil
+		}
+		if rep.Calls >= p.Attempts {
+			rep.Stopped = StopAttempts
+			return rep, nil
+		}
+		w := Full.Wait(call, 0, p.Base, p.Cap, r)
+		w = max(w, o.RetryAfter)
+		if p.Deadline > 0 && rep.Elapsed+w > p.Deadline {
+			rep.Stopped = StopDeadline
+			rep.Trace = append(rep.Trace, sim.Event{At: rep.Elapsed, Kind: "give-up", Lane: lane,
+				Text: "Waiting " + secs(w) + " s would pass the deadline of " + secs(p.Deadline) + " s: give up."})
+			return rep, nil
+		}
+		rep.Trace = append(rep.Trace, sim.Event{At: rep.Elapsed, Kind: "wait", Lane: lane,
+			Text: "Wait " + secs(w) + " s."})
+		rep.Waits = append(rep.Waits, w)
+		rep.Elapsed += w
+	}
+}
+
+func describe(o Outcome) string {
+	switch {
+	case o.Err != nil:
+		return o.Err.Error()
+	case o.Status == 0:
+		return "no answer"
+	case o.RetryAfter > 0:
+		return strconv.Itoa(o.Status) + " with Retry-After " + secs(o.RetryAfter) + " s"
+	}
+	return strconv.Itoa(o.Status)
+}
+
+// secs writes d in seconds to the millisecond: 0.137.
+func secs(d time.Duration) string {
+	return strconv.FormatFloat(float64(d.Round(time.Millisecond))/float64(time.Second), 'f', -1, 64)
+}

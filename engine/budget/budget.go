@@ -1,0 +1,107 @@
+// Package budget models a retry budget (SIMULATORS.md, section 4): a token
+// bucket in which every request earns a share of a token and every retry
+// spends a whole one, so that retries stay a bounded share of the traffic
+// while the upstream is down.
+package budget
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/retrylab/retrylab/engine/sim"
+)
+
+// Params are the knobs of the budget model. The upstream is down: every
+// call fails.
+type Params struct {
+	Requests int     // requests, each of which calls once and retries on failure
+	Retries  int     // retries a request may make after its first call
+	Ratio    float64 // tokens a request earns; a retry spends 1
+	Bank     float64 // the bucket's size; it starts full
+	Budget   bool    // false: retry every failure, no bucket
+}
+
+// Defaults are the figures' parameters: 1,000 requests, 3 retries each, a
+// 10% budget over a bank of 10 tokens.
+func Defaults() Params {
+	return Params{Requests: 1000, Retries: 3, Ratio: 0.1, Bank: 10, Budget: true}
+}
+
+// Validate reports the first parameter out of bounds, by its kebab-case name.
+func (p Params) Validate() error {
+	return sim.FirstError(
+		sim.CheckInt("requests", p.Requests, 1, 100_000),
+		sim.CheckInt("retries", p.Retries, 0, 10),
+		sim.CheckFloat("ratio", p.Ratio, 0, 1),
+		sim.CheckFloat("bank", p.Bank, 0, 1000),
+	)
+}
+
+// Summary is what a run comes to.
+type Summary struct {
+	Calls    int     `json:"calls"`    // first calls and retries
+	Retries  int     `json:"retries"`  // retries sent
+	Denied   int     `json:"denied"`   // retries the budget refused
+	Tokens   float64 `json:"tokens"`   // left in the bucket at the end; 0 without a budget
+	Requests int     `json:"requests"` // requests, each with one first call
+}
+
+// Result is a run's summary and its trace: one event per call ("call",
+// "retry") and per refused retry ("denied"), lane "req-N", cut at
+// sim.MaxEvents.
+type Result struct {
+	Summary
+	Trace sim.Trace `json:"-"`
+}
+
+// Run plays the requests one after another; request i is stamped at virtual
+// second i, and its retries follow at once, since the upstream fails fast.
+// A request earns its share on arrival, capped at the bank, then calls; each
+// failed call may be retried while retries remain and, with a budget, while
+// the bucket holds more than one token.
+//
+// With the defaults: the bank starts full, so the first request's 0.1 is
+// lost to the cap; the bucket then takes in 10 + 999 * 0.1 = 109.9 tokens in
+// all, enough for 109 retries: 1,000 + 109 = 1,109 calls, where without a
+// budget 1,000 * (1 + 3) = 4,000.
+func Run(p Params) (Result, error) {
+	if err := p.Validate(); err != nil {
+		return Result{}, err
+	}
+	var res Result
+	b := NewBucket(p.Ratio, p.Bank)
+	res.Requests = p.Requests
+	for i := 1; i <= p.Requests; i++ {
+		at := time.Duration(i) * time.Second
+		lane := "req-" + strconv.Itoa(i)
+		if p.Budget {
+			b.Earn(1)
+		}
+		res.Calls++
+		res.Trace.Keep(sim.Event{At: at, Kind: "call", Lane: lane, To: "upstream",
+			Text: "Request " + strconv.Itoa(i) + " calls and fails" + state(p, b) + ".", Ref: lane}, sim.MaxEvents)
+		for r := 1; r <= p.Retries; r++ {
+			if p.Budget && b.Spend(1) == 0 {
+				res.Denied++
+				res.Trace.Keep(sim.Event{At: at, Kind: "denied", Lane: lane,
+					Text: "A retry would empty the bucket: request " + strconv.Itoa(i) + " gives up instead" + state(p, b) + ".", Ref: lane}, sim.MaxEvents)
+				break
+			}
+			res.Calls++
+			res.Retries++
+			res.Trace.Keep(sim.Event{At: at, Kind: "retry", Lane: lane, To: "upstream",
+				Text: "Retry " + strconv.Itoa(r) + " of request " + strconv.Itoa(i) + " fails" + state(p, b) + ".", Ref: lane}, sim.MaxEvents)
+		}
+	}
+	if p.Budget {
+		res.Tokens = b.Tokens()
+	}
+	return res, nil
+}
+
+func state(p Params, b *Bucket) string {
+	if !p.Budget {
+		return ""
+	}
+	return " (bucket: " + b.String() + ")"
+}

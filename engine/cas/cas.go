@@ -1,0 +1,85 @@
+// Package cas models a compare-and-set guard on a state change
+// (SIMULATORS.md, section 6): ship(order, version 7) is called twice; with
+// the version in the UPDATE's WHERE clause the first call ships and bumps
+// the version to 8, and the second changes nothing.
+package cas
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/retrylab/retrylab/engine/sim"
+)
+
+// Params are the knobs of the compare-and-set model.
+type Params struct {
+	Calls int  // times ship(order, version 7) is called: the first call and its retries
+	CAS   bool // the UPDATE carries "AND version = 7"
+}
+
+// Defaults are the article's case: two calls, compare-and-set on.
+func Defaults() Params { return Params{Calls: 2, CAS: true} }
+
+// Validate reports the first parameter out of bounds, by its kebab-case name.
+func (p Params) Validate() error {
+	return sim.CheckInt("calls", p.Calls, 1, 10)
+}
+
+// Read is the order's version when the caller read it, and so the version
+// every call expects.
+const Read = 7
+
+// Summary is what a run comes to.
+type Summary struct {
+	Shipments int   `json:"shipments"` // times the order was shipped
+	Version   int   `json:"version"`   // the order's version at the end
+	Updated   []int `json:"updated"`   // rows each call's UPDATE changed, in order
+}
+
+// Result is a run's summary and its trace, lanes "caller" and "db".
+type Result struct {
+	Summary
+	Trace sim.Trace `json:"-"`
+}
+
+// Tick is the virtual time between two calls.
+const Tick = time.Second
+
+// Run calls ship(order, version 7) p.Calls times. Each call runs
+//
+//	UPDATE orders SET status = 'shipped', version = version + 1
+//	WHERE id = 'ord_1' [AND version = 7]
+//
+// and ships only if a row changed.
+func Run(p Params) (Result, error) {
+	if err := p.Validate(); err != nil {
+		return Result{}, err
+	}
+	s := sim.New(0)
+	var res Result
+	version := Read
+	for i := 1; i <= p.Calls; i++ {
+		s.RunUntil(time.Duration(i) * Tick)
+		lane := "call-" + strconv.Itoa(i)
+		where := "WHERE id = ord_1"
+		if p.CAS {
+			where += " AND version = " + strconv.Itoa(Read)
+		}
+		s.Record(sim.Event{Kind: "call", Lane: lane, To: "db", Ref: "ord_1",
+			Text: "ship(ord_1, version " + strconv.Itoa(Read) + "): UPDATE orders SET status = shipped, version = version + 1 " + where + "."})
+		if p.CAS && version != Read {
+			res.Updated = append(res.Updated, 0)
+			s.Record(sim.Event{Kind: "unchanged", Lane: "db", To: lane, Ref: "ord_1",
+				Text: "0 rows: the order is at version " + strconv.Itoa(version) + ", not " + strconv.Itoa(Read) + ". Nothing changes."})
+			continue
+		}
+		version++
+		res.Shipments++
+		res.Updated = append(res.Updated, 1)
+		s.Record(sim.Event{Kind: "ship", Lane: "db", To: lane, Ref: "ord_1",
+			Text: "1 row: version " + strconv.Itoa(version) + "; shipment " + strconv.Itoa(res.Shipments) + " goes out."})
+	}
+	res.Version = version
+	res.Trace = s.Trace
+	return res, nil
+}

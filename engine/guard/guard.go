@@ -1,0 +1,381 @@
+// Package guard models N identical requests with one idempotency key
+// arriving at the same instant, and three ways a handler can try to charge
+// only once (SIMULATORS.md, section 2).
+//
+// Each handler is a sequence of steps. A step is one statement against a
+// small in-memory database, which runs each statement atomically and
+// enforces unique indexes, or one hop of a charge at the card network, which
+// takes CardSteps steps, or the answer to the client. A seeded scheduler
+// interleaves the handlers: with Spread 0 all arrive together and run in
+// lockstep, round-robin, one step each per round; otherwise each arrives at
+// a random round within Spread and the order within a round is shuffled.
+package guard
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/retrylab/retrylab/engine/sim"
+)
+
+// Strategy is how a handler guards the charge.
+type Strategy string
+
+const (
+	// CheckThenInsert SELECTs the key; if absent, charges, then INSERTs the
+	// payment row (no unique index). Everyone who looks before the first
+	// INSERT charges.
+	CheckThenInsert Strategy = "check-then-insert"
+	// ConstraintAfterCharge charges, then INSERTs the payment row under a
+	// unique index on the key. One row, but every request charged first.
+	ConstraintAfterCharge Strategy = "constraint-after-charge"
+	// ClaimBeforeWork INSERTs the key ... ON CONFLICT DO NOTHING RETURNING
+	// first; only the winner charges, then saves its answer on the key row.
+	// The others answer 409 with Retry-After while it works, or replay the
+	// saved answer.
+	ClaimBeforeWork Strategy = "claim-before-work"
+)
+
+// Strategies lists the strategies in the order the article shows them.
+var Strategies = []Strategy{CheckThenInsert, ConstraintAfterCharge, ClaimBeforeWork}
+
+// Params are the knobs of the guard model.
+type Params struct {
+	N        int      // identical requests, one key, one amount
+	Strategy Strategy //
+	Spread   int      // 0: together, in lockstep; else arrivals spread over 0..Spread rounds, random order (4 gives check-then-insert the 10 to 20 rows a real PostgreSQL showed)
+}
+
+// Defaults are twenty duplicates at the same instant, in lockstep, against
+// the naive guard.
+func Defaults() Params {
+	return Params{N: 20, Strategy: CheckThenInsert}
+}
+
+// Validate reports the first parameter out of bounds, by its kebab-case name.
+func (p Params) Validate() error {
+	return sim.FirstError(
+		sim.CheckInt("n", p.N, 1, 1000),
+		sim.CheckEnum("strategy", p.Strategy, Strategies...),
+		sim.CheckInt("spread", p.Spread, 0, 1000),
+	)
+}
+
+// Fixed parts of the model.
+const (
+	CardSteps   = 3                // steps the card network takes per charge: send, authorise, approve
+	Step        = time.Millisecond // virtual time of a step, for the trace's clock
+	Amount      = 2500             // what every request of the burst pays, in cents
+	OtherAmount = 9900             // the amount of the follow-up that reuses the key
+	Key         = "k_1"            // the one idempotency key
+)
+
+// Answer is what a handler answered.
+type Answer struct {
+	Status     int    `json:"status"`
+	Payment    string `json:"payment,omitempty"`     // the payment in the body: pay_1, ...
+	Replayed   bool   `json:"replayed,omitempty"`    // a saved answer sent again
+	RetryAfter int    `json:"retry_after,omitempty"` // seconds, on a 409 while the first request works
+	Charged    bool   `json:"charged"`               // this request charged the card
+}
+
+// Summary is what a run comes to. Rows, Charges, Statuses and Replayed
+// count the burst of N requests; Retry and Other are two follow-ups sent
+// alone once the burst has answered, a second after its end (honouring
+// Retry-After: 1): a retry with the same body, then the same key with
+// OtherAmount. They are reported apart, and a charge they make (only
+// ConstraintAfterCharge makes one) is in their Answer, not in Charges.
+type Summary struct {
+	Rows     int         `json:"rows"`     // rows for the key once the burst has answered
+	Charges  int         `json:"charges"`  // charges the card network made for the burst
+	Statuses map[int]int `json:"statuses"` // the burst's answers, counted per status code
+	Replayed int         `json:"replayed"` // answers of the burst that were replays
+	Answers  []Answer    `json:"answers"`  // the burst's answers, request 1 first
+	Retry    Answer      `json:"retry"`    // the same request again, after the burst
+	Other    Answer      `json:"other"`    // the same key with another amount, after that
+}
+
+// Result is a run's summary and its trace: one event per step, lane "req-N"
+// (the follow-ups are "retry" and "other"), cut at sim.MaxEvents.
+type Result struct {
+	Summary
+	Trace sim.Trace `json:"-"`
+}
+
+// Run simulates p, drawing arrivals and interleavings from seed when Spread
+// is above 0.
+//
+// In lockstep the figures follow from the step counts. Check-then-insert:
+// every SELECT runs in round 1, before any INSERT (round 1 + CardSteps + 1),
+// so all N see the key absent and charge: N rows, N charges.
+// Constraint-after-charge: all N charge in rounds 1 to CardSteps, then one
+// INSERT wins: 1 row, N charges, {201: 1, 409: N-1}. Claim-before-work: one
+// INSERT of the key wins in round 1; the others read the row in round 2,
+// long before the winner saves its answer (round CardSteps + 2), and answer
+// 409: {201: 1, 409: N-1}, 1 charge.
+func Run(p Params, seed uint64) (Result, error) {
+	if err := p.Validate(); err != nil {
+		return Result{}, err
+	}
+	m := &model{p: p, s: sim.New(seed), db: &db{unique: p.Strategy != CheckThenInsert}}
+	m.hs = make([]*handler, p.N)
+	for i := range m.hs {
+		h := &handler{lane: "req-" + strconv.Itoa(i+1), amount: Amount, state: m.first()}
+		if p.Spread > 0 {
+			h.arrive = m.s.Rand.Intn(p.Spread + 1)
+		}
+		m.hs[i] = h
+	}
+	m.s.At(0, func() { m.round(0) })
+	m.s.Run()
+
+	res := Result{Summary: Summary{Statuses: map[int]int{}}}
+	for _, h := range m.hs {
+		res.Answers = append(res.Answers, h.answer)
+		res.Statuses[h.answer.Status]++
+		if h.answer.Replayed {
+			res.Replayed++
+		}
+	}
+	res.Charges = m.charges
+	res.Rows = m.db.count(Key)
+
+	// The follow-ups, each alone: it runs its steps back to back.
+	follow := func(lane string, amount int64) Answer {
+		h := &handler{lane: lane, amount: amount, state: m.first()}
+		for !h.done {
+			m.step(h)
+			m.s.RunUntil(m.s.Now() + Step)
+		}
+		return h.answer
+	}
+	m.s.RunUntil(m.s.Now() + time.Second)
+	res.Retry = follow("retry", Amount)
+	res.Other = follow("other", OtherAmount)
+	res.Trace = m.s.Trace
+	return res, nil
+}
+
+type model struct {
+	p       Params
+	s       *sim.Sim
+	db      *db
+	hs      []*handler
+	charges int // made by the burst
+	pays    int // payment ids handed out by the card network, burst and follow-ups
+}
+
+// round runs one step of every handler that has arrived and not answered,
+// then schedules the next round while any has not answered.
+func (m *model) round(r int) {
+	var active []*handler
+	left := false
+	for _, h := range m.hs {
+		if h.done {
+			continue
+		}
+		left = true
+		if h.arrive <= r {
+			active = append(active, h)
+		}
+	}
+	if !left {
+		return
+	}
+	if m.p.Spread > 0 {
+		m.s.Rand.Shuffle(len(active), func(i, j int) { active[i], active[j] = active[j], active[i] })
+	}
+	for _, h := range active {
+		m.step(h)
+	}
+	m.s.After(Step, func() { m.round(r + 1) })
+}
+
+// state is where a handler is in its steps.
+type state int
+
+const (
+	selectKey   state = iota // check-then-insert: SELECT the payment row
+	charge                   // at the card network, CardSteps steps
+	insertRow                // INSERT the payment row (unique index or not)
+	claimKey                 // INSERT the key ... ON CONFLICT DO NOTHING RETURNING
+	readKey                  // SELECT the key row after losing the claim
+	saveAnswer               // UPDATE the key row with the answer
+	answerFound              // answer from the row read: replay, 409 or 422
+	answerNew                // answer 201 with the new payment
+	answerTaken              // answer 409: the unique index refused the row
+)
+
+type handler struct {
+	lane    string
+	amount  int64
+	arrive  int   // the round it arrives in
+	state   state //
+	hops    int   // card steps taken for the current charge
+	payment string
+	found   row // the row a SELECT read
+	done    bool
+	answer  Answer
+}
+
+func (m *model) first() state {
+	switch m.p.Strategy {
+	case CheckThenInsert:
+		return selectKey
+	case ConstraintAfterCharge:
+		return charge
+	}
+	return claimKey
+}
+
+// step runs one step of h.
+func (m *model) step(h *handler) {
+	switch h.state {
+	case selectKey:
+		r, ok := m.db.find(Key)
+		if ok {
+			h.found = r
+			h.state = answerFound
+			m.record(h, "select", "db", "SELECT "+Key+": found, "+r.describe()+".", Key)
+			return
+		}
+		h.state = charge
+		m.record(h, "select", "db", "SELECT "+Key+": absent.", Key)
+	case charge:
+		h.hops++
+		if h.hops < CardSteps {
+			m.record(h, "card", "card", "At the card network: charge "+strconv.FormatInt(h.amount, 10)+", hop "+strconv.Itoa(h.hops)+" of "+strconv.Itoa(CardSteps)+".", "")
+			return
+		}
+		m.pays++
+		h.payment = "pay_" + strconv.Itoa(m.pays)
+		h.answer.Charged = true
+		if h.lane != "retry" && h.lane != "other" {
+			m.charges++
+		}
+		m.record(h, "charge", "card", "The card network charges "+strconv.FormatInt(h.amount, 10)+": "+h.payment+".", h.payment)
+		switch m.p.Strategy {
+		case ClaimBeforeWork:
+			h.state = saveAnswer
+		default:
+			h.state = insertRow
+		}
+	case insertRow:
+		r := row{key: Key, amount: h.amount, status: 201, payment: h.payment}
+		if m.db.insert(r) {
+			h.state = answerNew
+			m.record(h, "insert", "db", "INSERT payment "+h.payment+" for "+Key+": 1 row.", Key)
+			return
+		}
+		h.state = answerTaken
+		m.record(h, "conflict", "db", "INSERT payment "+h.payment+" for "+Key+": unique violation; the card was already charged.", Key)
+	case claimKey:
+		if m.db.insert(row{key: Key, amount: h.amount}) {
+			h.state = charge
+			m.record(h, "insert", "db", "INSERT "+Key+" ON CONFLICT DO NOTHING RETURNING: claimed.", Key)
+			return
+		}
+		h.state = readKey
+		m.record(h, "conflict", "db", "INSERT "+Key+" ON CONFLICT DO NOTHING RETURNING: nothing, the key is taken.", Key)
+	case readKey:
+		h.found, _ = m.db.find(Key)
+		h.state = answerFound
+		m.record(h, "select", "db", "SELECT "+Key+": "+h.found.describe()+".", Key)
+	case saveAnswer:
+		m.db.save(Key, 201, h.payment)
+		h.state = answerNew
+		m.record(h, "update", "db", "UPDATE "+Key+" SET answer = 201 "+h.payment+".", Key)
+	case answerFound:
+		switch r := h.found; {
+		case r.amount != h.amount:
+			m.answer(h, Answer{Status: 422})
+		case r.status == 0:
+			m.answer(h, Answer{Status: 409, RetryAfter: 1})
+		default:
+			m.answer(h, Answer{Status: r.status, Payment: r.payment, Replayed: true})
+		}
+	case answerNew:
+		m.answer(h, Answer{Status: 201, Payment: h.payment, Charged: true})
+	case answerTaken:
+		m.answer(h, Answer{Status: 409, Charged: true})
+	}
+}
+
+func (m *model) answer(h *handler, a Answer) {
+	h.answer, h.done = a, true
+	text := "Answers " + strconv.Itoa(a.Status)
+	switch {
+	case a.Replayed:
+		text += ", replayed, " + a.Payment
+	case a.Payment != "":
+		text += ", " + a.Payment
+	case a.RetryAfter > 0:
+		text += " with Retry-After: " + strconv.Itoa(a.RetryAfter)
+	}
+	m.record(h, "answer", "client", text+".", a.Payment)
+}
+
+func (m *model) record(h *handler, kind, to, text, ref string) {
+	m.s.Trace.Keep(sim.Event{At: m.s.Now(), Kind: kind, Lane: h.lane, To: to, Text: text, Ref: ref}, sim.MaxEvents)
+}
+
+// db is the tiny database: one table of rows by key, each statement atomic
+// (a method call between two steps), with or without a unique index on the
+// key.
+type db struct {
+	unique bool
+	rows   []row
+}
+
+type row struct {
+	key     string
+	amount  int64
+	status  int    // the saved answer's status; 0 while the first request works
+	payment string // the saved answer's payment
+}
+
+func (r row) describe() string {
+	if r.status == 0 {
+		return "claimed, no answer saved yet"
+	}
+	return "answer " + strconv.Itoa(r.status) + " " + r.payment + " saved"
+}
+
+// find is SELECT ... WHERE key = $1 LIMIT 1: the first row inserted.
+func (d *db) find(key string) (row, bool) {
+	for _, r := range d.rows {
+		if r.key == key {
+			return r, true
+		}
+	}
+	return row{}, false
+}
+
+// insert adds r, unless the unique index already holds its key.
+func (d *db) insert(r row) bool {
+	if _, taken := d.find(r.key); taken && d.unique {
+		return false
+	}
+	d.rows = append(d.rows, r)
+	return true
+}
+
+// save records the answer on the key's row.
+func (d *db) save(key string, status int, payment string) {
+	for i := range d.rows {
+		if d.rows[i].key == key {
+			d.rows[i].status, d.rows[i].payment = status, payment
+			return
+		}
+	}
+}
+
+func (d *db) count(key string) int {
+	n := 0
+	for _, r := range d.rows {
+		if r.key == key {
+			n++
+		}
+	}
+	return n
+}

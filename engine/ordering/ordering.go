@@ -1,0 +1,142 @@
+// Package ordering models webhook events that arrive out of order and twice
+// (SIMULATORS.md, section 6): a subscription moves from starter (evt_1, at
+// t = 0) to pro (evt_2, at t = 60), but the events arrive evt_2, evt_1,
+// evt_2. Deduplicating by event id stops the repeat, not the reordering, and
+// ends on starter; a watermark on the events' own time ends on pro.
+package ordering
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/retrylab/retrylab/engine/sim"
+)
+
+// Strategy is how the consumer decides whether to apply an event.
+type Strategy string
+
+const (
+	NoGuard   Strategy = "none"      // apply every event as it arrives
+	Dedupe    Strategy = "dedupe"    // skip an event id already applied
+	Watermark Strategy = "watermark" // skip an event no newer than the last applied (repeats included)
+)
+
+// Strategies lists the strategies in the order the article shows them.
+var Strategies = []Strategy{NoGuard, Dedupe, Watermark}
+
+// Event is one webhook event.
+type Event struct {
+	ID   string        // evt_1, ...
+	Plan string        // the plan it sets
+	At   time.Duration // when it happened at the sender
+}
+
+// Events are the events a run can deliver, by id.
+var Events = []Event{
+	{ID: "evt_1", Plan: "starter", At: 0},
+	{ID: "evt_2", Plan: "pro", At: 60 * time.Second},
+}
+
+// Params are the knobs of the ordering model.
+type Params struct {
+	Strategy Strategy
+	Arrival  []string // event ids in the order they arrive; repeats allowed
+}
+
+// MaxArrivals bounds Arrival.
+const MaxArrivals = 8
+
+// Defaults are the article's case: evt_2, evt_1, evt_2 against dedupe.
+func Defaults() Params {
+	return Params{Strategy: Dedupe, Arrival: []string{"evt_2", "evt_1", "evt_2"}}
+}
+
+// Validate reports the first parameter out of bounds, by its kebab-case name.
+func (p Params) Validate() error {
+	if err := sim.CheckEnum("strategy", p.Strategy, Strategies...); err != nil {
+		return err
+	}
+	if n := len(p.Arrival); n < 1 || n > MaxArrivals {
+		return &sim.ParamError{Param: "arrival", Value: strconv.Itoa(n) + " events", Allowed: "1 to " + strconv.Itoa(MaxArrivals) + " events"}
+	}
+	ids := make([]string, len(Events))
+	for i, e := range Events {
+		ids[i] = e.ID
+	}
+	for _, id := range p.Arrival {
+		if err := sim.CheckEnum("arrival", id, ids...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Summary is what a run comes to.
+type Summary struct {
+	Plan    string   `json:"plan"`    // the plan in the database at the end
+	Applied []string `json:"applied"` // the events applied, in order
+	Skipped int      `json:"skipped"` // deliveries the consumer skipped
+	Correct bool     `json:"correct"` // the plan is that of the newest event delivered
+}
+
+// Result is a run's summary and its trace: a "deliver" and then an "apply"
+// or "skip" event per arrival, lane "consumer".
+type Result struct {
+	Summary
+	Trace sim.Trace `json:"-"`
+}
+
+// Tick is the virtual time between two deliveries.
+const Tick = time.Second
+
+// Run delivers the events in arrival order.
+func Run(p Params) (Result, error) {
+	if err := p.Validate(); err != nil {
+		return Result{}, err
+	}
+	s := sim.New(0)
+	var res Result
+	say := func(kind, text, ref string) {
+		s.Record(sim.Event{Kind: kind, Lane: "consumer", Text: text, Ref: ref})
+	}
+	seen := map[string]bool{}
+	var mark time.Duration = -1 // the watermark: the time of the newest applied event
+	newest := Event{At: -1}
+	for i, id := range p.Arrival {
+		s.RunUntil(time.Duration(i+1) * Tick)
+		e := byID(id)
+		if e.At > newest.At {
+			newest = e
+		}
+		say("deliver", e.ID+" arrives: plan "+e.Plan+", t = "+strconv.Itoa(int(e.At/time.Second))+".", e.ID)
+		skip := ""
+		switch {
+		case p.Strategy == Dedupe && seen[e.ID]:
+			skip = e.ID + " was applied before: skip it."
+		case p.Strategy == Watermark && e.At <= mark:
+			skip = e.ID + " (t = " + strconv.Itoa(int(e.At/time.Second)) + ") is no newer than the watermark (t = " + strconv.Itoa(int(mark/time.Second)) + "): skip it."
+		}
+		if skip != "" {
+			res.Skipped++
+			say("skip", skip, e.ID)
+			continue
+		}
+		seen[e.ID] = true
+		mark = max(mark, e.At)
+		res.Plan = e.Plan
+		res.Applied = append(res.Applied, e.ID)
+		say("apply", "Apply "+e.ID+": the plan is now "+e.Plan+".", e.ID)
+	}
+	res.Correct = res.Plan == newest.Plan
+	res.Trace = s.Trace
+	return res, nil
+}
+
+func byID(id string) Event {
+	for _, e := range Events {
+		if e.ID == id {
+			return e
+		}
+	}
+	return Event{}
+}

@@ -1,0 +1,115 @@
+// Package sentmarker models a job that sends through a provider with no
+// idempotency keys (SIMULATORS.md, section 6). The job checks a "sent"
+// marker, sends, writes the marker, and acknowledges the queue; when it
+// crashes before the acknowledgement the queue delivers it again, and the
+// marker is what stops a second message.
+package sentmarker
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/retrylab/retrylab/engine/sim"
+)
+
+// Crash is where the job crashes, once, on its first run.
+type Crash string
+
+const (
+	NoCrash      Crash = "none"
+	BeforeMarker Crash = "before-marker" // after the provider sent, before the marker is written
+	BeforeAck    Crash = "before-ack"    // after the marker is written, before the queue's acknowledgement
+)
+
+// Crashes lists the crash points in the order the job meets them.
+var Crashes = []Crash{NoCrash, BeforeMarker, BeforeAck}
+
+// Params are the knobs of the sent-marker model.
+type Params struct {
+	Marker bool  // the job writes and checks a sent marker
+	Crash  Crash // where the first run crashes
+}
+
+// Defaults are the article's case: the job crashes after sending and
+// marking, and the marker is on.
+func Defaults() Params { return Params{Marker: true, Crash: BeforeAck} }
+
+// Validate reports the first parameter out of bounds, by its kebab-case name.
+func (p Params) Validate() error {
+	return sim.CheckEnum("crash", p.Crash, Crashes...)
+}
+
+// Summary is what a run comes to.
+type Summary struct {
+	Sent    int `json:"sent"`    // messages the provider sent
+	Runs    int `json:"runs"`    // times the queue delivered the job
+	Skipped int `json:"skipped"` // runs that found the marker and sent nothing
+}
+
+// Result is a run's summary and its trace, in lanes "queue", "job",
+// "provider" and "db".
+type Result struct {
+	Summary
+	Trace sim.Trace `json:"-"`
+}
+
+// Tick is the virtual time between two steps of the story.
+const Tick = 100 * time.Millisecond
+
+// Redelivery is how long the queue waits for an acknowledgement before it
+// delivers the job again.
+const Redelivery = 30 * time.Second
+
+// Run plays the job until the queue has its acknowledgement. With the
+// defaults: the first run sends, writes the marker and crashes; the queue
+// delivers the job again; the second run finds the marker and skips: 1
+// message sent. Crashing before the marker is written leaves the window a
+// marker cannot close without keys at the provider: 2 messages.
+func Run(p Params) (Result, error) {
+	if err := p.Validate(); err != nil {
+		return Result{}, err
+	}
+	s := sim.New(0)
+	say := func(kind, lane, to, text string) {
+		s.RunUntil(s.Now() + Tick)
+		s.Record(sim.Event{Kind: kind, Lane: lane, To: to, Text: text, Ref: "job_1"})
+	}
+	var res Result
+	marked := false
+	for run := 1; ; run++ {
+		res.Runs++
+		say("deliver", "queue", "job", "The queue delivers job_1 (run "+strconv.Itoa(run)+").")
+		crash := func(at Crash) bool {
+			if run == 1 && p.Crash == at {
+				say("crash", "job", "", "The job crashes before it acknowledges.")
+				s.RunUntil(s.Now() + Redelivery)
+				return true
+			}
+			return false
+		}
+		if p.Marker && marked {
+			res.Skipped++
+			say("skip", "job", "db", "The sent marker for job_1 is there: skip the send.")
+		} else {
+			if p.Marker {
+				say("check", "job", "db", "No sent marker for job_1.")
+			}
+			res.Sent++
+			say("send", "job", "provider", "The provider sends the message (message "+strconv.Itoa(res.Sent)+").")
+			if crash(BeforeMarker) {
+				continue
+			}
+			if p.Marker {
+				marked = true
+				say("mark", "job", "db", "Write the sent marker for job_1.")
+			}
+		}
+		if crash(BeforeAck) {
+			continue
+		}
+		say("ack", "job", "queue", "Acknowledge job_1: the queue forgets it.")
+		break
+	}
+	res.Trace = s.Trace
+	return res, nil
+}
