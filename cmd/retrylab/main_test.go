@@ -1,0 +1,200 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"strings"
+	"testing"
+)
+
+// cli runs retrylab in-process and returns its exit status and output.
+func cli(args ...string) (code int, stdout, stderr string) {
+	var out, errb bytes.Buffer
+	code = run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// simJSON runs `retrylab sim ARGS... --json` and decodes the summary.
+func simJSON(t *testing.T, args ...string) map[string]any {
+	t.Helper()
+	code, out, errs := cli(append(append([]string{"sim"}, args...), "--json")...)
+	if code != 0 {
+		t.Fatalf("retrylab sim %v: exit %d, %s", args, code, errs)
+	}
+	if strings.Count(out, "\n") != 1 {
+		t.Fatalf("retrylab sim %v --json printed more than one line: %q", args, out)
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatalf("retrylab sim %v --json: %v in %q", args, err, out)
+	}
+	return m
+}
+
+// want checks fields of a decoded summary; JSON numbers decode as float64.
+func want(t *testing.T, what string, got map[string]any, fields map[string]any) {
+	t.Helper()
+	for k, v := range fields {
+		g, ok := got[k]
+		if !ok {
+			t.Errorf("%s: no field %q in %v", what, k, got)
+			continue
+		}
+		gj, _ := json.Marshal(g)
+		wj, _ := json.Marshal(v)
+		if string(gj) != string(wj) {
+			t.Errorf("%s: %s = %s, want %s", what, k, gj, wj)
+		}
+	}
+}
+
+// The published figures, through the command line.
+func TestSimJSONFigures(t *testing.T) {
+	want(t, "backoff none", simJSON(t, "backoff", "--policy", "none"), map[string]any{"calls": 10500, "last_served_s": 132.7, "slots": 1328, "waves": 20})
+	want(t, "budget", simJSON(t, "budget"), map[string]any{"calls": 1109})
+	want(t, "budget off", simJSON(t, "budget", "--budget", "off"), map[string]any{"calls": 4000})
+	want(t, "storm", simJSON(t, "storm"), map[string]any{"healthy": 80, "slow": 20, "recovered_after_s": nil})
+	want(t, "storm budget", simJSON(t, "storm", "--budget=on"), map[string]any{"healthy": 80, "slow": 20, "recovered_after_s": 20})
+	want(t, "storm budget skip", simJSON(t, "storm", "--budget", "on", "--skip-expired", "on"), map[string]any{"healthy": 80, "slow": 40, "recovered_after_s": 0})
+	want(t, "guard", simJSON(t, "guard", "--n", "20"), map[string]any{"rows": 20, "charges": 20, "statuses": map[string]int{"201": 20}})
+	want(t, "guard claim", simJSON(t, "guard", "--strategy", "claim-before-work"),
+		map[string]any{"rows": 1, "charges": 1, "statuses": map[string]int{"201": 1, "409": 19}})
+	want(t, "guard constraint", simJSON(t, "guard", "--strategy", "constraint-after-charge"),
+		map[string]any{"rows": 1, "charges": 20, "statuses": map[string]int{"201": 1, "409": 19}})
+	want(t, "payment", simJSON(t, "payment"), map[string]any{"charges": 2, "receipt": "ch_2"})
+	want(t, "payment lose-request", simJSON(t, "payment", "--faults", "lose-request,ok"), map[string]any{"charges": 1, "receipt": "ch_1"})
+	want(t, "payment keys", simJSON(t, "payment", "--keys", "per-intent"), map[string]any{"charges": 1, "receipt": "ch_1", "replayed": true})
+	want(t, "payment per-attempt", simJSON(t, "payment", "--keys", "per-attempt"), map[string]any{"charges": 2, "receipt": "ch_2"})
+	want(t, "outbox", simJSON(t, "outbox"), map[string]any{"published": 2, "emails": 1})
+	want(t, "saga", simJSON(t, "saga"), map[string]any{"charges": 1, "undos": 1})
+	want(t, "ordering dedupe", simJSON(t, "ordering", "--strategy", "dedupe"), map[string]any{"plan": "starter"})
+	want(t, "ordering watermark", simJSON(t, "ordering", "--strategy", "watermark", "--arrival", "evt_2, evt_1, evt_2"), map[string]any{"plan": "pro"})
+	want(t, "sent-marker", simJSON(t, "sent-marker"), map[string]any{"sent": 1})
+	want(t, "cas", simJSON(t, "cas"), map[string]any{"shipments": 1, "version": 8})
+}
+
+// Full jitter depends on the seed, and the same seed gives the same run.
+func TestSeed(t *testing.T) {
+	a := simJSON(t, "backoff", "--policy", "full", "--seed", "3")
+	b := simJSON(t, "backoff", "--policy=full", "--seed=3")
+	c := simJSON(t, "backoff", "--policy", "full", "--seed", "4")
+	if a["calls"] != b["calls"] || a["last_served_s"] != b["last_served_s"] {
+		t.Fatalf("seed 3 twice: %v and %v calls", a["calls"], b["calls"])
+	}
+	if a["calls"] == c["calls"] && a["last_served_s"] == c["last_served_s"] {
+		t.Fatal("seeds 3 and 4 gave the same run")
+	}
+	if n := a["calls"].(float64); n < 4950 || n > 5100 {
+		t.Fatalf("full jitter: %v calls", n)
+	}
+}
+
+// Usage errors exit 2 and name the thing that is wrong and what is allowed.
+func TestUsageErrors(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		says []string
+	}{
+		{nil, []string{"usage: retrylab"}},
+		{[]string{"frob"}, []string{`unknown command "frob"`, "known: sim"}},
+		{[]string{"sim"}, []string{"name a model", "backoff, budget, cas, guard, ordering, outbox, payment, saga, sent-marker, storm"}},
+		{[]string{"sim", "nope"}, []string{`unknown model "nope"`, "backoff, budget, cas, guard, ordering, outbox, payment, saga, sent-marker, storm"}},
+		{[]string{"sim", "backoff", "--foo", "3"}, []string{"unknown parameter --foo", "--base, --cap, --capacity, --clients, --json, --policy, --seed, --slot"}},
+		{[]string{"sim", "backoff", "--clients", "0"}, []string{"clients: 0 is out of bounds (allowed: 1 to 1000000)"}},
+		{[]string{"sim", "backoff", "--clients=2000000"}, []string{"clients: 2000000 is out of bounds (allowed: 1 to 1000000)"}},
+		{[]string{"sim", "backoff", "--slot", "0"}, []string{"slot: 0 is out of bounds (allowed: 0.001 to 10 seconds)"}},
+		{[]string{"sim", "backoff", "--policy", "jittery"}, []string{`policy: "jittery" is not allowed (allowed: none, full, equal, decorrelated)`}},
+		{[]string{"sim", "backoff", "--clients", "many"}, []string{`clients: "many" is not a whole number`}},
+		{[]string{"sim", "backoff", "--clients"}, []string{"--clients needs a value"}},
+		{[]string{"sim", "backoff", "--clients", "3", "--clients", "4"}, []string{"--clients is given more than once"}},
+		{[]string{"sim", "backoff", "stray"}, []string{`unexpected argument "stray"`}},
+		{[]string{"sim", "backoff", "--seed", "-1"}, []string{`seed: "-1" is not allowed`}},
+		{[]string{"sim", "budget", "--budget", "maybe"}, []string{`budget: "maybe" is not allowed (allowed: on, off)`}},
+		{[]string{"sim", "budget", "--ratio", "2"}, []string{"ratio: 2 is out of bounds (allowed: 0 to 1)"}},
+		{[]string{"sim", "storm", "--slow-to", "5"}, []string{"slow-to: 5 is out of bounds (allowed: 11 to 120)"}},
+		{[]string{"sim", "guard", "--strategy", "lock"}, []string{`strategy: "lock" is not allowed (allowed: check-then-insert, constraint-after-charge, claim-before-work)`}},
+		{[]string{"sim", "guard", "--n", "0"}, []string{"n: 0 is out of bounds (allowed: 1 to 1000)"}},
+		{[]string{"sim", "payment", "--keys", "sometimes"}, []string{"keys:", `"sometimes"`, "off, per-intent, per-attempt"}},
+		{[]string{"sim", "payment", "--faults", "lose-response,drop"}, []string{"faults:", `"drop"`, "ok, lose-request, lose-response"}},
+		{[]string{"sim", "ordering", "--arrival", "evt_3"}, []string{`arrival: "evt_3" is not allowed (allowed: evt_1, evt_2)`}},
+		{[]string{"sim", "sent-marker", "--crash", "later"}, []string{`crash: "later" is not allowed (allowed: none, before-marker, before-ack)`}},
+	} {
+		code, out, errs := cli(c.args...)
+		if code != 2 || out != "" {
+			t.Errorf("retrylab %v: exit %d, stdout %q; want exit 2 and nothing on stdout", c.args, code, out)
+		}
+		for _, s := range c.says {
+			if !strings.Contains(errs, s) {
+				t.Errorf("retrylab %v: message %q does not say %q", c.args, errs, s)
+			}
+		}
+	}
+}
+
+// Every model runs with its defaults, as a table and as JSON, and lists
+// its parameters with --help.
+func TestEveryModelRuns(t *testing.T) {
+	for _, name := range modelNames() {
+		code, out, errs := cli("sim", name)
+		if code != 0 || errs != "" || !strings.HasPrefix(out, name+": ") {
+			t.Errorf("sim %s: exit %d, %q, %q", name, code, out, errs)
+		}
+		simJSON(t, name)
+		code, out, _ = cli("sim", name, "--help")
+		m, _ := findModel(name)
+		for _, p := range m.params() {
+			if code != 0 || !strings.Contains(out, "--"+p.name) {
+				t.Errorf("sim %s --help: exit %d, no --%s in %q", name, code, p.name, out)
+			}
+		}
+	}
+}
+
+// The table says what ran and what came of it.
+func TestTextTable(t *testing.T) {
+	code, out, _ := cli("sim", "backoff")
+	for _, s := range []string{
+		"backoff: policy=none clients=1000 capacity=50 slot=0.1 base=0.1 cap=10 seed=1",
+		"calls         10500", "last served   132.7 s", "busy slots    20",
+	} {
+		if code != 0 || !strings.Contains(out, s) {
+			t.Errorf("sim backoff: no %q in\n%s", s, out)
+		}
+	}
+	_, out, _ = cli("sim", "storm", "--budget", "on")
+	if !strings.Contains(out, "recovered             20 s after the slowdown ended") || !strings.Contains(out, "51-119") {
+		t.Errorf("sim storm --budget on:\n%s", out)
+	}
+	_, out, _ = cli("sim", "guard", "--strategy", "claim-before-work")
+	for _, s := range []string{"statuses         201: 1, 409: 19", "a retry after    201 pay_1, replayed", "another amount   422"} {
+		if !strings.Contains(out, s) {
+			t.Errorf("sim guard: no %q in\n%s", s, out)
+		}
+	}
+}
+
+// A run within bounds that is too long to simulate fails with exit 1: the
+// command line was right, the run was not possible.
+func TestTooLongRunExits1(t *testing.T) {
+	// A million clients in lockstep, one served per 0.1 s slot, 10 s
+	// apart: past 2,000,000 slots after about 20,000 waves.
+	code, out, errs := cli("sim", "backoff", "--clients", "1000000", "--capacity", "1")
+	if code != 1 || out != "" || !strings.Contains(errs, "too long to simulate") {
+		t.Fatalf("exit %d, %q, %q", code, out, errs)
+	}
+}
+
+// BenchmarkSim runs `retrylab sim NAME --json` for every model at its
+// defaults, end to end: parsing, the engine, the JSON.
+func BenchmarkSim(b *testing.B) {
+	for _, name := range modelNames() {
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				if code := run([]string{"sim", name, "--json"}, io.Discard, io.Discard); code != 0 {
+					b.Fatalf("exit %d", code)
+				}
+			}
+		})
+	}
+}
