@@ -1,0 +1,215 @@
+package widget
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/retrylab/retrylab/engine/payment"
+	"github.com/retrylab/retrylab/engine/sim"
+)
+
+// Payment is the double-charge simulator: a client paying over a lossy
+// network, with and without idempotency keys.
+var Payment = Widget{
+	Name:    "payment",
+	Title:   "A payment over a lossy network",
+	Summary: "Lose a request or a response, let the client retry, and count the charges.",
+	Schema: Schema{
+		{Name: "keys", Label: "Idempotency keys", Kind: Enum, Default: "off",
+			Allowed: []string{"off", "per-intent", "per-attempt"},
+			Help:    "off: no key; per-intent: one key reused by every retry; per-attempt: a fresh key on each try (the classic bug)"},
+		{Name: "faults", Label: "Network, attempt by attempt", Kind: EnumList, Default: "lose-response, ok",
+			Allowed: []string{"ok", "lose-request", "lose-response"}, MaxItems: payment.MaxFaults,
+			Pad: "ok", CountFrom: "attempts",
+			Help: "what the network does to each attempt in turn; after the list, every attempt goes through"},
+		{Name: "attempts", Label: "Attempts", Kind: Int, Default: "3", Min: 1, Max: payment.MaxAttempts,
+			Help: "how many times the client tries before it gives up"},
+		{Name: "amount", Label: "Amount (cents)", Kind: Int, Default: "2500", Min: 1, Max: payment.MaxAmount,
+			Help: "the amount to charge, in cents"},
+	},
+	Run: runPayment,
+}
+
+func runPayment(v Values) (Run, error) {
+	p := payment.Params{
+		Keys:     payment.Keys(v.String("keys")),
+		Attempts: v.Int("attempts"),
+		Amount:   int64(v.Int("amount")),
+	}
+	for _, f := range v.List("faults") {
+		p.Faults = append(p.Faults, payment.Fault(f))
+	}
+	res, err := payment.Run(p)
+	if err != nil {
+		return nil, err
+	}
+	return paymentRun{res}, nil
+}
+
+type paymentRun struct{ payment.Result }
+
+func (r paymentRun) Steps() int { return len(r.Trace) }
+
+// Output draws the sequence diagram (one row per event, in three lanes),
+// the server's ledger, the client's receipt and the outcome, as they stand
+// after step events. Rows not yet reached keep their place, invisible, so
+// the widget does not jump while it replays.
+func (r paymentRun) Output(h *HTML, step int) {
+	if step < 0 {
+		step = 0
+	}
+	if step > len(r.Trace) {
+		step = len(r.Trace)
+	}
+	seen := r.Trace[:step]
+	charges := seen.Count("charge")
+	receipt := ""
+	for _, e := range seen {
+		if e.Kind == "receipt" {
+			receipt = e.Ref
+		}
+	}
+
+	h.Open("div", "class", "seq", "role", "group", "aria-label", "What happened, in order")
+	h.Open("div", "class", "seq-lanes", "aria-hidden", "true")
+	h.Elem("span", "Client", "class", "lane-client")
+	h.Elem("span", "Network", "class", "lane-network")
+	h.Elem("span", "Server", "class", "lane-server")
+	h.Close("div")
+	h.Open("ol", "class", "seq-rows")
+	for i, e := range r.Trace {
+		lost := i+1 < len(r.Trace) && strings.HasSuffix(r.Trace[i+1].Kind, "-lost")
+		seqRow(h, r.Trace, e, lost, i, step)
+	}
+	h.Close("ol")
+	h.Close("div")
+
+	h.Open("div", "class", "pay-books")
+	h.Open("section", "class", "ledger", "aria-label", "The server's ledger")
+	h.Elem("h3", "Server's ledger")
+	if charges == 0 {
+		h.Elem("p", "No charges.", "class", "empty")
+	} else {
+		h.Open("table")
+		h.Open("thead").Open("tr").Elem("th", "Charge", "scope", "col").Elem("th", "Amount", "scope", "col").Elem("th", "Key", "scope", "col").Elem("th", "Attempt", "scope", "col").Close("tr").Close("thead")
+		h.Open("tbody")
+		for _, c := range r.Charges[:charges] {
+			cls := ""
+			if c.ID != receipt && step == len(r.Trace) {
+				cls = "orphan" // a charge the client never heard of
+			}
+			key := c.Key
+			if key == "" {
+				key = "none"
+			}
+			h.Open("tr", "class", cls).Elem("td", c.ID).Elem("td", Money(c.Amount)).Elem("td", key).Elem("td", Itoa(c.Attempt)).Close("tr")
+		}
+		h.Close("tbody").Close("table")
+	}
+	h.Close("section")
+	h.Open("section", "class", "receipt", "aria-label", "The client's receipt")
+	h.Elem("h3", "Client's receipt")
+	switch {
+	case receipt != "":
+		h.Open("p", "class", "receipt-id").Elem("strong", receipt)
+		if r.Replayed && step == len(r.Trace) {
+			h.Text(" (a replayed answer)")
+		}
+		h.Close("p")
+	case step < len(r.Trace):
+		h.Elem("p", "Waiting for an answer…", "class", "empty")
+	case r.Status != 0:
+		h.Elem("p", "Refused: "+Itoa(r.Status)+".", "class", "empty")
+	default:
+		h.Elem("p", "None: the client gave up.", "class", "empty")
+	}
+	h.Close("section")
+	h.Close("div")
+
+	h.Open("p", "class", "w-outcome", "data-charges", Itoa(charges), "data-receipt", receipt,
+		"data-step", Itoa(step), "data-done", strconv.FormatBool(step == len(r.Trace)))
+	h.Text(paymentVerdict(r.Result, charges, receipt, step == len(r.Trace)))
+	h.Close("p")
+}
+
+func seqRow(h *HTML, trace sim.Trace, e sim.Event, lost bool, i, step int) {
+	cls := "ev ev-" + e.Kind + " on-" + e.Lane
+	if e.To != "" {
+		cls += " msg to-" + e.To
+		if lost {
+			cls += " cut"
+		}
+	}
+	switch {
+	case i >= step:
+		cls += " future"
+	case i == step-1 && step < len(trace):
+		cls += " current" // the row a replay has just reached
+	}
+	attrs := []string{"class", cls}
+	if i >= step {
+		attrs = append(attrs, "aria-hidden", "true")
+	}
+	h.Open("li", attrs...)
+	h.Elem("span", Seconds(e.At), "class", "t")
+	if e.To != "" {
+		h.Open("span", "class", "arrow", "aria-hidden", "true").Close("span")
+	}
+	h.Elem("span", e.Text, "class", "label")
+	h.Close("li")
+}
+
+func paymentVerdict(r payment.Result, charges int, receipt string, done bool) string {
+	if !done {
+		return "Replaying: " + plural(charges, "charge") + " so far."
+	}
+	switch {
+	case charges > 1 && receipt != "":
+		others := make([]string, 0, charges-1)
+		for _, c := range r.Charges {
+			if c.ID != receipt {
+				others = append(others, c.ID)
+			}
+		}
+		return "Charged " + Itoa(charges) + " times for one payment. The client holds " + receipt +
+			"; " + strings.Join(others, ", ") + " is money taken that it never heard of."
+	case charges > 1:
+		return "Charged " + Itoa(charges) + " times, and the client gave up without a receipt."
+	case charges == 1 && receipt != "":
+		if r.Replayed {
+			return "Charged once. The retry was answered with the saved response: the client holds " + receipt + "."
+		}
+		return "Charged once; the client holds " + receipt + "."
+	case charges == 1:
+		return "Charged once, but the client gave up and does not know it paid."
+	default:
+		return "Nothing charged: the client gave up."
+	}
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return Itoa(n) + " " + word + "s"
+}
+
+// Money formats cents as units with two decimals: 2500 -> "25.00".
+func Money(cents int64) string {
+	neg := cents < 0
+	if neg {
+		cents = -cents
+	}
+	s := strconv.FormatInt(cents/100, 10) + "." + strconv.FormatInt(cents%100/10, 10) + strconv.FormatInt(cents%10, 10)
+	if neg {
+		return "-" + s
+	}
+	return s
+}
+
+// Seconds formats a virtual time as seconds with two decimals: "1.04 s".
+func Seconds(d time.Duration) string {
+	ms := d.Milliseconds()
+	return strconv.FormatInt(ms/1000, 10) + "." + strconv.FormatInt(ms%1000/100, 10) + strconv.FormatInt(ms%100/10, 10) + " s"
+}

@@ -1,0 +1,78 @@
+package widget
+
+import (
+	"sort"
+	"strings"
+)
+
+// Widget is one simulator of the handbook.
+type Widget struct {
+	Name    string // the name in a widget block, data-widget and /embed/NAME/
+	Title   string // shown above the widget
+	Summary string // one sentence: what the reader can try
+	Schema  Schema
+	// Run calls the engine with checked values. The error is for values the
+	// schema accepts but the model does not (say, a combination); it is
+	// shown to the reader.
+	Run func(Values) (Run, error)
+}
+
+// Run is one run of a widget's model, ready to draw.
+type Run interface {
+	// Steps is how many trace steps a reader can replay; 0 for a widget
+	// that only shows its end state.
+	Steps() int
+	// Output writes the widget's output region as it stands after step
+	// events (0 to Steps(); Steps() is the end state). The region holds
+	// exactly one element with class "w-outcome" carrying the headline
+	// figures as data-* attributes.
+	Output(h *HTML, step int)
+}
+
+// all is the registry. It is a plain list rather than init-time
+// registration so that what the WebAssembly module carries is visible here.
+var all = []*Widget{
+	&Payment,
+}
+
+// Lookup returns the widget called name.
+func Lookup(name string) (*Widget, bool) {
+	for _, w := range all {
+		if w.Name == name {
+			return w, true
+		}
+	}
+	return nil, false
+}
+
+// Names lists the registered widgets' names, sorted.
+func Names() []string {
+	names := make([]string, len(all))
+	for i, w := range all {
+		names[i] = w.Name
+	}
+	sort.Strings(names)
+	return names
+}
+
+// All returns the registered widgets in name order.
+func All() []*Widget {
+	out := append([]*Widget(nil), all...)
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// UnknownError is a widget name the registry does not have.
+type UnknownError struct{ Name string }
+
+func (e *UnknownError) Error() string {
+	return "widget " + quote(e.Name) + ": unknown widget (known: " + strings.Join(Names(), ", ") + ")"
+}
+
+// Find is Lookup with an error that lists the known widgets.
+func Find(name string) (*Widget, error) {
+	if w, ok := Lookup(name); ok {
+		return w, nil
+	}
+	return nil, &UnknownError{Name: name}
+}
