@@ -1,0 +1,140 @@
+package markdown
+
+import (
+	"sort"
+	"strings"
+
+	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
+	"github.com/alecthomas/chroma/v2/styles"
+	"github.com/yuin/goldmark"
+	highlighting "github.com/yuin/goldmark-highlighting/v2"
+)
+
+// Fenced code blocks are highlighted with chroma into spans with class
+// names (<span class="kd">), never inline styles, so that one stylesheet,
+// HighlightCSS, colours them for light and dark readers alike. A block of a
+// language chroma does not know, or of none, is written as plain escaped
+// text in <pre><code>.
+
+// The chroma styles of HighlightCSS.
+const (
+	LightStyle = "github"
+	DarkStyle  = "github-dark"
+)
+
+// Highlighting is the code highlighting extension.
+var Highlighting goldmark.Extender = highlighting.NewHighlighting(
+	highlighting.WithStyle(LightStyle),
+	highlighting.WithFormatOptions(chromahtml.WithClasses(true)),
+)
+
+// HighlightCSS returns the stylesheet for highlighted code: LightStyle by
+// default and DarkStyle under @media (prefers-color-scheme: dark), every
+// rule scoped to .chroma. It is generated from chroma's styles.
+//
+// In the dark section, a property the light style sets on a class and the
+// dark style does not (say, bold for a name label) is reset, so that no
+// light rule shows through.
+func HighlightCSS() string {
+	f := chromahtml.New(chromahtml.WithClasses(true))
+	light := cssRules(f, LightStyle)
+	dark := cssRules(f, DarkStyle)
+
+	var b strings.Builder
+	b.WriteString("/* Code highlighting, generated from chroma's " + LightStyle + " and " + DarkStyle + " styles. */\n")
+	for _, r := range light {
+		b.WriteString(r.selector + " { " + strings.Join(r.decls, "; ") + " }\n")
+	}
+	b.WriteString("@media (prefers-color-scheme: dark) {\n")
+	lightBySel := map[string]cssRule{}
+	for _, r := range light {
+		lightBySel[r.selector] = r
+	}
+	darkBySel := map[string]bool{}
+	for _, r := range dark {
+		darkBySel[r.selector] = true
+		decls := append(append([]string(nil), r.decls...), resets(lightBySel[r.selector], r)...)
+		b.WriteString("  " + r.selector + " { " + strings.Join(decls, "; ") + " }\n")
+	}
+	for _, r := range light {
+		if !darkBySel[r.selector] {
+			if decls := resets(r, cssRule{}); len(decls) > 0 {
+				b.WriteString("  " + r.selector + " { " + strings.Join(decls, "; ") + " }\n")
+			}
+		}
+	}
+	b.WriteString("}\n")
+	return b.String()
+}
+
+// cssRule is one rule of chroma's stylesheet.
+type cssRule struct {
+	selector string
+	decls    []string // "property: value"
+}
+
+// cssRules returns the rules of a chroma style scoped to .chroma. chroma
+// also writes a rule for .bg, the body of a stand-alone page; it is left
+// out, since on the site it would colour any element of class "bg".
+func cssRules(f *chromahtml.Formatter, style string) []cssRule {
+	var b strings.Builder
+	if err := f.WriteCSS(&b, styles.Get(style)); err != nil {
+		// WriteCSS fails only when its writer does; a strings.Builder
+		// does not.
+		panic("markdown: chroma CSS: " + err.Error())
+	}
+	var rules []cssRule
+	for _, line := range strings.Split(b.String(), "\n") {
+		// Each line is "/* TokenType */ selector { decl; decl }".
+		if i := strings.Index(line, "*/"); strings.HasPrefix(line, "/*") && i >= 0 {
+			line = line[i+2:]
+		}
+		sel, body, ok := strings.Cut(line, "{")
+		sel = strings.TrimSpace(sel)
+		if !ok || (sel != ".chroma" && !strings.HasPrefix(sel, ".chroma ")) {
+			continue
+		}
+		var decls []string
+		for _, d := range strings.Split(strings.TrimSuffix(strings.TrimSpace(body), "}"), ";") {
+			if d = strings.TrimSpace(d); d != "" {
+				decls = append(decls, d)
+			}
+		}
+		rules = append(rules, cssRule{selector: sel, decls: decls})
+	}
+	return rules
+}
+
+// resetValues are the values that undo a colour or font property a light
+// rule sets, back to what the enclosing text has.
+var resetValues = map[string]string{
+	"color":            "inherit",
+	"background-color": "transparent",
+	"font-weight":      "inherit",
+	"font-style":       "inherit",
+	"text-decoration":  "inherit",
+}
+
+// resets returns declarations that reset the properties light sets and dark
+// does not, sorted.
+func resets(light, dark cssRule) []string {
+	set := map[string]bool{}
+	for _, d := range dark.decls {
+		set[property(d)] = true
+	}
+	var out []string
+	for _, d := range light.decls {
+		p := property(d)
+		if v, ok := resetValues[p]; ok && !set[p] {
+			out = append(out, p+": "+v)
+			set[p] = true
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func property(decl string) string {
+	p, _, _ := strings.Cut(decl, ":")
+	return strings.TrimSpace(p)
+}

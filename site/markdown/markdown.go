@@ -1,0 +1,131 @@
+// Package markdown turns the handbook's articles into pages: goldmark with
+// front matter, GitHub Flavored Markdown, code highlighting with CSS
+// classes, heading anchors, a table of contents and widget blocks.
+//
+// Each feature is a goldmark extension of its own, in a file of its own
+// (FrontMatter, Widgets, Anchors, Highlighting), usable without the rest;
+// Converter puts them together for the site generator.
+//
+// Raw HTML in markdown is not rendered (goldmark's default): every
+// interactive part of a page is a widget block, checked at build time, so
+// articles have no need for markup of their own, and a stray "<" in prose
+// cannot break a page.
+package markdown
+
+import (
+	"bytes"
+	"time"
+
+	"github.com/retrylab/retrylab/site/widget"
+	"github.com/yuin/goldmark"
+	gast "github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+)
+
+// Page is one converted article.
+type Page struct {
+	Path        string    // source path as given
+	Title       string    //
+	Description string    //
+	Date        time.Time // zero if absent
+	Level       string    // "", or one of Levels
+	Order       int       // 0 if absent
+	Body        string    // the article's rendered HTML (trusted: our content)
+	TOC         []Heading // the h2 and h3 headings, in order
+	Widgets     []string  // the widgets used, each once, in order of first use
+}
+
+// Converter converts articles to pages. It is safe for concurrent use: each
+// Convert parses with a context of its own.
+type Converter struct {
+	md goldmark.Markdown
+}
+
+type options struct {
+	typographer bool
+	widgetOpts  []WidgetOption
+}
+
+// Option configures a Converter.
+type Option func(*options)
+
+// WithTypographer turns "--", "..." and straight quotes in prose into
+// dashes, ellipses and curly quotes. It is off by default: articles quote
+// command lines and HTTP headers, where "--" must stay "--".
+func WithTypographer() Option {
+	return func(o *options) { o.typographer = true }
+}
+
+// WithWidgetOptions configures the widget block extension (for example
+// WithLookup, to resolve widget names from another registry).
+func WithWidgetOptions(opts ...WidgetOption) Option {
+	return func(o *options) { o.widgetOpts = append(o.widgetOpts, opts...) }
+}
+
+// New returns a Converter.
+func New(opts ...Option) *Converter {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	exts := []goldmark.Extender{
+		FrontMatter,
+		extension.GFM,
+		Highlighting,
+		Anchors,
+		NewWidgets(o.widgetOpts...),
+	}
+	if o.typographer {
+		exts = append(exts, extension.Typographer)
+	}
+	return &Converter{md: goldmark.New(goldmark.WithExtensions(exts...))}
+}
+
+// Convert converts the article at path (used in error messages only) with
+// source src. The error, if any, lists every problem in the file, each as
+// a *SourceError on its own line ("path:line: what"), in line order.
+func (c *Converter) Convert(path string, src []byte) (*Page, error) {
+	pc := parser.NewContext()
+	SetPath(pc, path)
+	doc := c.md.Parser().Parse(text.NewReader(src), parser.WithContext(pc))
+	if err := Errors(pc); err != nil {
+		return nil, err
+	}
+	var body bytes.Buffer
+	if err := c.md.Renderer().Render(&body, src, doc); err != nil {
+		return nil, &SourceError{Path: path, Line: 1, Err: err}
+	}
+	// Widgets run while rendering; their failures are recorded, not returned.
+	if err := Errors(pc); err != nil {
+		return nil, err
+	}
+	m := GetMeta(pc)
+	return &Page{
+		Path:        path,
+		Title:       m.Title,
+		Description: m.Description,
+		Date:        m.Date,
+		Level:       m.Level,
+		Order:       m.Order,
+		Body:        body.String(),
+		TOC:         TOC(doc, src),
+		Widgets:     widgetsUsed(doc),
+	}, nil
+}
+
+// widgetsUsed lists the widgets of doc's widget blocks, each once, in order
+// of first use.
+func widgetsUsed(doc gast.Node) []string {
+	var names []string
+	seen := map[*widget.Widget]bool{}
+	_ = gast.Walk(doc, func(n gast.Node, entering bool) (gast.WalkStatus, error) {
+		if wb, ok := n.(*WidgetBlock); ok && entering && wb.Widget != nil && !seen[wb.Widget] {
+			seen[wb.Widget] = true
+			names = append(names, wb.Widget.Name)
+		}
+		return gast.WalkContinue, nil
+	})
+	return names
+}

@@ -1,0 +1,258 @@
+package markdown
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/retrylab/retrylab/site/widget"
+	"github.com/yuin/goldmark"
+	gast "github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+)
+
+// A widget block is a fenced code block whose info string is "widget NAME"
+// and whose body is "key: value" lines:
+//
+//	```widget payment
+//	keys: off
+//	faults: lose-response, ok
+//	```
+//
+// Blank lines and lines starting with # are ignored. The block is checked
+// against the widget's schema while parsing, and rendered as the widget's
+// markup, already run, while rendering. On GitHub it stays a readable code
+// block.
+
+// KindWidgetBlock is the NodeKind of a WidgetBlock.
+var KindWidgetBlock = gast.NewNodeKind("WidgetBlock")
+
+// WidgetBlock is a widget in the document.
+type WidgetBlock struct {
+	gast.BaseBlock
+
+	Name   string         // as written after "widget"
+	Widget *widget.Widget // nil if the block has errors
+	Values widget.Values  // checked against Widget's schema
+	ID     string         // unique in the page: "w-NAME-N"
+	Line   int            // the line of the opening fence
+
+	st *state // where a failure to run is recorded
+}
+
+// Kind implements ast.Node.
+func (n *WidgetBlock) Kind() gast.NodeKind { return KindWidgetBlock }
+
+// Dump implements ast.Node.
+func (n *WidgetBlock) Dump(source []byte, level int) {
+	kv := map[string]string{"Name": n.Name, "ID": n.ID, "Line": strconv.Itoa(n.Line)}
+	if n.Widget != nil {
+		kv["Params"] = n.Values.JSON()
+	}
+	gast.DumpHelper(n, source, level, kv, nil)
+}
+
+// widgetTransformer turns widget code blocks into WidgetBlocks.
+type widgetTransformer struct {
+	lookup func(name string) (*widget.Widget, error)
+}
+
+// Transform implements parser.ASTTransformer.
+func (t *widgetTransformer) Transform(doc *gast.Document, reader text.Reader, pc parser.Context) {
+	source := reader.Source()
+	st := stateOf(pc)
+
+	var blocks []*gast.FencedCodeBlock
+	used := map[string]bool{} // ids already in the page (headings)
+	_ = gast.Walk(doc, func(n gast.Node, entering bool) (gast.WalkStatus, error) {
+		if !entering {
+			return gast.WalkContinue, nil
+		}
+		if id, ok := n.AttributeString("id"); ok {
+			if b, ok := id.([]byte); ok {
+				used[string(b)] = true
+			}
+		}
+		if fc, ok := n.(*gast.FencedCodeBlock); ok && isWidgetInfo(fc, source) {
+			blocks = append(blocks, fc)
+		}
+		return gast.WalkContinue, nil
+	})
+
+	count := map[string]int{} // widgets of each name so far, for ids
+	for _, fc := range blocks {
+		wb := t.check(fc, source, st)
+		if wb.Widget != nil {
+			for {
+				count[wb.Name]++
+				wb.ID = "w-" + wb.Name + "-" + strconv.Itoa(count[wb.Name])
+				if !used[wb.ID] {
+					break
+				}
+			}
+			used[wb.ID] = true
+			pc.IDs().Put([]byte(wb.ID))
+		}
+		fc.Parent().ReplaceChild(fc.Parent(), fc, wb)
+	}
+}
+
+func isWidgetInfo(fc *gast.FencedCodeBlock, source []byte) bool {
+	if fc.Info == nil {
+		return false
+	}
+	fields := strings.Fields(string(fc.Info.Segment.Value(source)))
+	return len(fields) > 0 && fields[0] == "widget"
+}
+
+// check reads a widget code block into a WidgetBlock, recording every
+// problem with its line.
+func (t *widgetTransformer) check(fc *gast.FencedCodeBlock, source []byte, st *state) *WidgetBlock {
+	wb := &WidgetBlock{st: st}
+	wb.Line = st.line(source, fc.Info.Segment.Start)
+	fail := func(line int, what string, err error) {
+		st.addLine(line, fmt.Errorf("%s: %w", what, err))
+	}
+
+	fields := strings.Fields(string(fc.Info.Segment.Value(source)))
+	head := "widget"
+	ok := true
+	switch len(fields) {
+	case 1:
+		fail(wb.Line, "widget", errors.New("missing name (known: "+strings.Join(widget.Names(), ", ")+")"))
+		ok = false
+	case 2:
+		wb.Name = fields[1]
+		head = "widget " + wb.Name
+	default:
+		wb.Name = fields[1]
+		head = "widget " + wb.Name
+		fail(wb.Line, head, errors.New("unexpected "+strconv.Quote(strings.Join(fields[2:], " "))+" after the name"))
+		ok = false
+	}
+
+	var w *widget.Widget
+	if wb.Name != "" {
+		var err error
+		if w, err = t.lookup(wb.Name); err == nil && w == nil {
+			err = errors.New("widget " + strconv.Quote(wb.Name) + ": unknown widget")
+		}
+		if err != nil {
+			// The registry's message names the widget and lists the known ones.
+			st.addLine(wb.Line, err)
+			ok = false
+		}
+	}
+
+	raw := map[string]string{}
+	lineOf := map[string]int{}
+	lines := fc.Lines()
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		line := st.line(source, seg.Start)
+		s := strings.TrimSpace(string(seg.Value(source)))
+		if s == "" || strings.HasPrefix(s, "#") {
+			continue
+		}
+		key, val, found := strings.Cut(s, ":")
+		key, val = strings.TrimSpace(key), strings.TrimSpace(val)
+		switch {
+		case !found || key == "":
+			fail(line, head, errors.New(strconv.Quote(s)+" is not a \"key: value\" line"))
+			ok = false
+			continue
+		case lineOf[key] != 0:
+			fail(line, head, errors.New("duplicate key "+strconv.Quote(key)+" (first on line "+strconv.Itoa(lineOf[key])+")"))
+			ok = false
+			continue
+		}
+		raw[key], lineOf[key] = val, line
+		if w != nil {
+			// One key at a time, so that each problem gets its own line;
+			// the schema has no rule across parameters.
+			if _, err := w.Schema.Parse(map[string]string{key: val}); err != nil {
+				fail(line, head, err)
+				ok = false
+			}
+		}
+	}
+	if !ok {
+		return wb
+	}
+	v, err := w.Schema.Parse(raw)
+	if err != nil {
+		// Unreachable while every key passed alone; kept so that a future
+		// rule across parameters is still reported.
+		fail(wb.Line, head, err)
+		return wb
+	}
+	wb.Widget, wb.Values = w, v
+	return wb
+}
+
+// WidgetHTMLRenderer renders WidgetBlocks with widget.Render.
+type WidgetHTMLRenderer struct{}
+
+// RegisterFuncs implements renderer.NodeRenderer.
+func (r *WidgetHTMLRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(KindWidgetBlock, r.renderWidget)
+}
+
+// renderWidget writes the widget, already run. A widget that fails to run
+// renders nothing and records its error with its line (see Errors) rather
+// than stopping the walk, so that one build reports every failure.
+func (r *WidgetHTMLRenderer) renderWidget(w util.BufWriter, source []byte, node gast.Node, entering bool) (gast.WalkStatus, error) {
+	n := node.(*WidgetBlock)
+	if !entering || n.Widget == nil {
+		return gast.WalkSkipChildren, nil
+	}
+	var h widget.HTML
+	if err := widget.Render(&h, n.Widget, n.Values, n.ID); err != nil {
+		if n.st != nil {
+			n.st.addLine(n.Line, fmt.Errorf("widget %s: %w", n.Name, err))
+			return gast.WalkSkipChildren, nil
+		}
+		return gast.WalkStop, &SourceError{Line: n.Line, Err: fmt.Errorf("widget %s: %w", n.Name, err)}
+	}
+	_, _ = w.WriteString(h.String())
+	_ = w.WriteByte('\n')
+	return gast.WalkSkipChildren, nil
+}
+
+// WidgetOption configures the widget extension.
+type WidgetOption func(*widgetTransformer)
+
+// WithLookup sets how widget names are resolved; the default is
+// widget.Find, the site's registry. The error for an unknown name is
+// reported as is, so it should name the known widgets.
+func WithLookup(lookup func(name string) (*widget.Widget, error)) WidgetOption {
+	return func(t *widgetTransformer) { t.lookup = lookup }
+}
+
+type widgets struct{ opts []WidgetOption }
+
+// Widgets is the widget block extension with the site's registry.
+var Widgets = NewWidgets()
+
+// NewWidgets returns the widget block extension.
+func NewWidgets(opts ...WidgetOption) goldmark.Extender {
+	return &widgets{opts: opts}
+}
+
+// Extend implements goldmark.Extender.
+func (e *widgets) Extend(m goldmark.Markdown) {
+	t := &widgetTransformer{lookup: widget.Find}
+	for _, opt := range e.opts {
+		opt(t)
+	}
+	m.Parser().AddOptions(parser.WithASTTransformers(
+		util.Prioritized(t, 500),
+	))
+	m.Renderer().AddOptions(renderer.WithNodeRenderers(
+		util.Prioritized(&WidgetHTMLRenderer{}, 500),
+	))
+}
