@@ -1,0 +1,71 @@
+// retrylab loader: fetches the one WebAssembly module that hydrates every
+// widget on the page, once, and only when a widget comes near the viewport
+// or is touched. Until then the page is plain static HTML: each widget
+// already shows its first run.
+(function () {
+  "use strict";
+  var me = document.currentScript;
+  var roots = document.querySelectorAll("[data-widget]");
+  if (!me || roots.length === 0) return;
+  var wasmURL = me.getAttribute("data-wasm");
+  var execURL = me.getAttribute("data-exec");
+  var started = false;
+
+  function fail(err) {
+    for (var i = 0; i < roots.length; i++) {
+      roots[i].setAttribute("data-error", "The simulator could not start: " + err);
+    }
+    console.warn("retrylab: the simulator could not start:", err);
+  }
+
+  function instantiate() {
+    var go = new Go();
+    var res = fetch(wasmURL, { credentials: "same-origin" });
+    var ready = WebAssembly.instantiateStreaming
+      ? WebAssembly.instantiateStreaming(res, go.importObject)
+      : res.then(function (r) { return r.arrayBuffer(); })
+          .then(function (b) { return WebAssembly.instantiate(b, go.importObject); });
+    return ready.then(function (r) { go.run(r.instance); });
+  }
+
+  function load() {
+    if (started) return;
+    started = true;
+    if (io) io.disconnect();
+    var s = document.createElement("script");
+    s.src = execURL;
+    s.onload = function () { instantiate().catch(fail); };
+    s.onerror = function () { fail("could not load " + execURL); };
+    document.head.appendChild(s);
+  }
+
+  var io = null;
+  if ("IntersectionObserver" in window) {
+    // 400px ahead of the viewport: about half a phone screen of scrolling,
+    // enough for the module to arrive before the widget is on screen.
+    io = new IntersectionObserver(function (entries) {
+      for (var i = 0; i < entries.length; i++) {
+        if (entries[i].isIntersecting) { load(); return; }
+      }
+    }, { rootMargin: "400px 0px" });
+  }
+
+  function touched(ev) {
+    var root = ev.currentTarget;
+    // Replay pressed before the module arrived: keep the page, remember it.
+    if (ev.type === "submit") {
+      ev.preventDefault();
+      if (!root.hasAttribute("data-hydrated")) root.setAttribute("data-pending", "replay");
+    }
+    load();
+  }
+
+  for (var i = 0; i < roots.length; i++) {
+    var r = roots[i];
+    if (io) io.observe(r);
+    r.addEventListener("pointerdown", touched, { passive: true });
+    r.addEventListener("focusin", touched);
+    r.addEventListener("submit", touched);
+  }
+  if (!io) load();
+})();
