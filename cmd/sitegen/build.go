@@ -1,0 +1,476 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/retrylab/retrylab/site/markdown"
+)
+
+// Site-wide text.
+const (
+	siteName        = "retrylab"
+	siteDescription = "An interactive handbook on idempotency and safe retries."
+)
+
+// buildConfig says where a build reads and writes.
+type buildConfig struct {
+	Root    string // the module root: site/templates, site/static and ./wasm are found here
+	Content string // the folder of markdown articles
+	Out     string // the output folder, replaced as a whole when the build succeeds
+	// Quick leaves out the brotli sibling of files over quickLimit (the
+	// module): for serve's rebuilds, where waiting for brotli's best level
+	// would make every engine edit slow to show. The .gz is still written.
+	Quick bool
+}
+
+// buildStats describes a finished build.
+type buildStats struct {
+	Pages      int   // HTML files written, 404.html included
+	Assets     int   // hashed files under /static/
+	Bytes      int64 // size of every file written, the precompressed siblings aside
+	Compressed int64 // size of the .br and .gz siblings
+	Reused     int   // siblings taken from the previous build
+	Wasm       struct{ Raw, Gzip, Brotli int64 }
+	Took       time.Duration
+}
+
+// String is the one-line summary a build prints.
+func (s buildStats) String() string {
+	br := size(s.Wasm.Brotli) + " brotli"
+	if s.Wasm.Brotli == 0 {
+		br = "no brotli (quick)"
+	}
+	return fmt.Sprintf("%d pages, %d assets, %s (+%s .br/.gz, %d reused); wasm %s, %s gzip, %s; %.2fs",
+		s.Pages, s.Assets, size(s.Bytes), size(s.Compressed), s.Reused,
+		size(s.Wasm.Raw), size(s.Wasm.Gzip), br, s.Took.Seconds())
+}
+
+func size(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.2f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+// build renders the site into a fresh folder next to cfg.Out and, only when
+// every step succeeded, swaps it in. On failure cfg.Out is untouched, the
+// folder is removed, and the error lists every problem found (one per line
+// for markdown errors, each starting "file:line:").
+func build(ctx context.Context, cfg buildConfig) (stats buildStats, err error) {
+	start := time.Now()
+	out, err := filepath.Abs(cfg.Out)
+	if err != nil {
+		return stats, err
+	}
+	parent, base := filepath.Split(out)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return stats, err
+	}
+	// The pattern matches the /public.*/ line of .gitignore.
+	tmp, err := os.MkdirTemp(parent, base+".build-*")
+	if err != nil {
+		return stats, err
+	}
+	defer func() {
+		if err != nil {
+			os.RemoveAll(tmp)
+		}
+	}()
+	// MkdirTemp makes the folder private (0700); the site is for everyone.
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return stats, err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	// The module takes longest to build: start it first, and read the
+	// articles while it compiles. It is written outside static/ and moved
+	// in under its hashed name once built.
+	wasmFile := filepath.Join(tmp, ".retrylab.wasm")
+	wasmDone := make(chan error, 1)
+	go func() { wasmDone <- buildWasm(ctx, cfg.Root, wasmFile) }()
+
+	pages, err := readContent(cfg.Root, cfg.Content)
+	if err != nil {
+		cancel()
+		<-wasmDone
+		return stats, err
+	}
+
+	as := newAssets(tmp)
+	err = as.addDir(filepath.Join(cfg.Root, "site", "static"))
+	if err == nil {
+		err = as.add("highlight.css", []byte(markdown.HighlightCSS()))
+	}
+	if err == nil {
+		var js []byte
+		if js, err = wasmExec(ctx); err == nil {
+			err = as.add("wasm_exec.js", js)
+		}
+	}
+	if err != nil {
+		cancel()
+		<-wasmDone
+		return stats, err
+	}
+	if err := <-wasmDone; err != nil {
+		return stats, err
+	}
+	wasm, err := os.ReadFile(wasmFile)
+	if err != nil {
+		return stats, err
+	}
+	if err := os.Remove(wasmFile); err != nil {
+		return stats, err
+	}
+	if err := as.add("retrylab.wasm", wasm); err != nil {
+		return stats, err
+	}
+
+	n, err := renderSite(tmp, filepath.Join(cfg.Root, "site", "templates"), as, pages)
+	if err != nil {
+		return stats, err
+	}
+	stats.Pages = n
+
+	cs, err := compressTree(ctx, tmp, out, cfg.Quick)
+	if err != nil {
+		return stats, err
+	}
+	stats.Compressed, stats.Reused = cs.Bytes, cs.Reused
+	if err := measure(tmp, as, &stats); err != nil {
+		return stats, err
+	}
+	if err := ctx.Err(); err != nil {
+		return stats, err
+	}
+
+	old, err := replaceDir(tmp, out)
+	if err != nil {
+		return stats, fmt.Errorf("moving the new site into %s: %w", out, err)
+	}
+	if old != "" {
+		if err := os.RemoveAll(old); err != nil {
+			return stats, fmt.Errorf("the site is in place, but the previous one is left at %s: %w", old, err)
+		}
+	}
+	stats.Took = time.Since(start)
+	return stats, nil
+}
+
+// measure fills in the sizes of stats from the finished tree at dir.
+func measure(dir string, as *assets, stats *buildStats) error {
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		if ext := filepath.Ext(p); ext == ".br" || ext == ".gz" {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		stats.Bytes += info.Size()
+		if rel, _ := filepath.Rel(dir, p); strings.HasPrefix(filepath.ToSlash(rel), staticDir+"/") {
+			stats.Assets++
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	u, err := as.url("retrylab.wasm")
+	if err != nil {
+		return err
+	}
+	file := filepath.Join(dir, filepath.FromSlash(strings.TrimPrefix(u, "/")))
+	for _, f := range []struct {
+		name string
+		n    *int64
+	}{{file, &stats.Wasm.Raw}, {file + ".gz", &stats.Wasm.Gzip}, {file + ".br", &stats.Wasm.Brotli}} {
+		info, err := os.Stat(f.name)
+		if errors.Is(err, fs.ErrNotExist) && strings.HasSuffix(f.name, ".br") {
+			continue // a quick build
+		}
+		if err != nil {
+			return err
+		}
+		*f.n = info.Size()
+	}
+	return nil
+}
+
+// article is one converted content file and where it goes.
+type article struct {
+	*markdown.Page
+	URL  string // "/" for index.md, "/NAME/" for NAME.md
+	File string // the output file, relative: "index.html", "NAME/index.html"
+}
+
+// readContent converts every content/*.md. The errors of all files are
+// returned together, each as the markdown package words it (file:line: ...).
+func readContent(root, dir string) ([]*article, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.md"))
+	if err != nil {
+		return nil, err
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("%s: no .md files", displayPath(root, dir))
+	}
+	conv := markdown.New()
+	var (
+		pages []*article
+		errs  []error
+	)
+	for _, f := range files {
+		if skipName(filepath.Base(f)) {
+			continue // an editor's lock or backup file
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		name := displayPath(root, f)
+		page, err := conv.Convert(name, src)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		slug := strings.TrimSuffix(filepath.Base(f), ".md")
+		a := &article{Page: page, URL: "/" + slug + "/", File: slug + "/index.html"}
+		if slug == "index" {
+			a.URL, a.File = "/", "index.html"
+		}
+		if page.Title == "" {
+			errs = append(errs, fmt.Errorf("%s: no title in the front matter", name))
+			continue
+		}
+		pages = append(pages, a)
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return pages, nil
+}
+
+// displayPath is p relative to the module root when it lies inside it
+// ("content/retries.md"), else p as given.
+func displayPath(root, p string) string {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return p
+	}
+	if rel, err := filepath.Rel(root, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return filepath.ToSlash(rel)
+	}
+	return p
+}
+
+// pageData is what a page template is executed with.
+type pageData struct {
+	SiteName    string
+	Title       string // the page's h1
+	DocTitle    string // the <title>
+	Description string
+	URL         string
+	Date        time.Time
+	Level       string
+	Body        template.HTML
+	TOC         []tocEntry // set when the page has two headings or more
+	Articles    []*article // the index's list
+	Widgets     []string   // the widgets the page holds
+	Index       bool       // the home page
+	NotFound    bool       // 404.html
+}
+
+// tocEntry is one heading of a table of contents, with the headings nested
+// under it.
+type tocEntry struct {
+	ID, Text string
+	Children []tocEntry
+}
+
+// tocTree nests flat headings by level: a heading goes under the nearest
+// earlier one of a smaller level.
+func tocTree(hs []markdown.Heading) []tocEntry {
+	i := 0
+	return tocNest(hs, &i, 0)
+}
+
+// tocNest takes the headings from hs[*i] on while they are deeper than
+// parent, each with the deeper ones that follow it as its children.
+func tocNest(hs []markdown.Heading, i *int, parent int) []tocEntry {
+	var list []tocEntry
+	for *i < len(hs) && hs[*i].Level > parent {
+		h := hs[*i]
+		*i++
+		list = append(list, tocEntry{ID: h.ID, Text: h.Text, Children: tocNest(hs, i, h.Level)})
+	}
+	return list
+}
+
+// sortArticles orders the index's list: by front-matter order (pages
+// without one, order 0, after those with one), then date, then title.
+func sortArticles(as []*article) {
+	sort.SliceStable(as, func(i, j int) bool {
+		a, b := as[i], as[j]
+		if a.Order != b.Order {
+			if a.Order == 0 || b.Order == 0 {
+				return b.Order == 0
+			}
+			return a.Order < b.Order
+		}
+		if !a.Date.Equal(b.Date) {
+			return a.Date.Before(b.Date)
+		}
+		return a.Title < b.Title
+	})
+}
+
+// renderSite writes every page and 404.html into dir and returns how many
+// HTML files it wrote.
+func renderSite(dir, templates string, as *assets, pages []*article) (int, error) {
+	layouts, err := loadTemplates(templates, template.FuncMap{"asset": as.url})
+	if err != nil {
+		return 0, err
+	}
+	var index *article
+	var list []*article
+	for _, p := range pages {
+		if p.URL == "/" {
+			index = p
+		} else {
+			list = append(list, p)
+		}
+	}
+	if index == nil {
+		return 0, errors.New("content: no index.md for the home page")
+	}
+	sortArticles(list)
+
+	var errs []error
+	n := 0
+	write := func(file, layout string, d *pageData) {
+		var buf bytes.Buffer
+		if err := layouts[layout].ExecuteTemplate(&buf, "base", d); err != nil {
+			errs = append(errs, fmt.Errorf("rendering %s with %s.html: %w", file, layout, err))
+			return
+		}
+		dst := filepath.Join(dir, filepath.FromSlash(file))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			errs = append(errs, err)
+			return
+		}
+		if err := os.WriteFile(dst, buf.Bytes(), 0o644); err != nil {
+			errs = append(errs, err)
+			return
+		}
+		n++
+	}
+	for _, p := range pages {
+		d := &pageData{
+			SiteName:    siteName,
+			Title:       p.Title,
+			DocTitle:    p.Title + " · " + siteName,
+			Description: p.Description,
+			URL:         p.URL,
+			Date:        p.Date,
+			Level:       p.Level,
+			Body:        template.HTML(p.Body),
+			Widgets:     p.Widgets,
+		}
+		layout := "article"
+		if p == index {
+			layout = "index"
+			d.Index = true
+			d.Articles = list
+			d.DocTitle = p.Title
+			if p.Title != siteName {
+				d.DocTitle = siteName + ": " + p.Title
+			}
+		}
+		if d.Description == "" {
+			d.Description = siteDescription
+		}
+		if len(p.TOC) >= 2 {
+			d.TOC = tocTree(p.TOC)
+		}
+		write(p.File, layout, d)
+	}
+	write("404.html", "404", &pageData{
+		SiteName:    siteName,
+		Title:       "Page not found",
+		DocTitle:    "Page not found · " + siteName,
+		Description: siteDescription,
+		NotFound:    true,
+	})
+	return n, errors.Join(errs...)
+}
+
+// layoutNames are the page templates in site/templates; each is parsed
+// together with base.html, which defines "base" and calls the page's "main".
+var layoutNames = []string{"article", "index", "404"}
+
+// loadTemplates parses the layouts from disk (on every build, so `serve`
+// picks up edits).
+func loadTemplates(dir string, funcs template.FuncMap) (map[string]*template.Template, error) {
+	out := map[string]*template.Template{}
+	for _, name := range layoutNames {
+		t, err := template.New(name).Funcs(funcs).ParseFiles(
+			filepath.Join(dir, "base.html"),
+			filepath.Join(dir, name+".html"),
+		)
+		if err != nil {
+			return nil, err
+		}
+		if t.Lookup("base") == nil {
+			return nil, fmt.Errorf("%s: no {{define \"base\"}}", filepath.Join(dir, "base.html"))
+		}
+		out[name] = t
+	}
+	return out, nil
+}
+
+// replaceDirAside replaces out by tmp with two renames: out aside to a
+// fresh name next to it, then tmp to out; if the second rename fails, the
+// first is undone. It returns where the previous tree now is ("" when out
+// did not exist).
+func replaceDirAside(tmp, out string) (string, error) {
+	if _, err := os.Lstat(out); errors.Is(err, fs.ErrNotExist) {
+		return "", os.Rename(tmp, out)
+	}
+	// MkdirTemp picks a fresh name; the folder goes again so that out can
+	// take the name (Windows cannot rename onto a folder).
+	aside, err := os.MkdirTemp(filepath.Dir(out), filepath.Base(out)+".old-*")
+	if err != nil {
+		return "", err
+	}
+	if err := os.Remove(aside); err != nil {
+		return "", err
+	}
+	if err := os.Rename(out, aside); err != nil {
+		return "", err
+	}
+	if err := os.Rename(tmp, out); err != nil {
+		if undo := os.Rename(aside, out); undo != nil {
+			return "", errors.Join(err, undo)
+		}
+		return "", err
+	}
+	return aside, nil
+}

@@ -1,0 +1,62 @@
+// Live reload for `sitegen serve`: reloads the page after each successful
+// rebuild and shows the error of a failed one over the page. Served only by
+// the development server, from /_live/, as an external script so the
+// Content-Security-Policy (script-src 'self', style-src 'self') holds.
+(() => {
+  'use strict';
+
+  const events = new EventSource('/_live/events');
+  let generation = null;
+  let panel = null;
+
+  // The server names each run of itself; a different name after a
+  // reconnection means it restarted, and the page may be stale.
+  events.addEventListener('hello', (e) => {
+    if (generation !== null && generation !== e.data) location.reload();
+    generation = e.data;
+  });
+
+  events.addEventListener('reload', () => location.reload());
+
+  // The server's "error" event carries the build's error text. EventSource
+  // also fires a plain "error" Event, without data, when the connection
+  // drops; it reconnects by itself, so that one is ignored.
+  events.addEventListener('error', (e) => {
+    if (typeof e.data === 'string') show(e.data);
+  });
+
+  function show(text) {
+    if (!document.getElementById('sitegen-live-css')) {
+      const link = document.createElement('link');
+      link.id = 'sitegen-live-css';
+      link.rel = 'stylesheet';
+      link.href = '/_live/overlay.css';
+      document.head.append(link);
+    }
+    if (panel) panel.remove();
+    panel = document.createElement('section');
+    panel.className = 'sitegen-live-overlay';
+    panel.setAttribute('role', 'alert');
+    panel.setAttribute('aria-label', 'Build failed');
+
+    const head = document.createElement('div');
+    head.className = 'sitegen-live-head';
+    const title = document.createElement('strong');
+    title.textContent = 'Build failed: the page shows the last good build';
+    const close = document.createElement('button');
+    close.type = 'button';
+    close.textContent = 'Close';
+    close.addEventListener('click', () => {
+      panel.remove();
+      panel = null;
+    });
+    head.append(title, close);
+
+    const pre = document.createElement('pre');
+    pre.textContent = text;
+
+    panel.append(head, pre);
+    document.body.append(panel);
+    close.focus();
+  }
+})();

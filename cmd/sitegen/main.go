@@ -1,0 +1,106 @@
+// Command sitegen builds the retrylab site into public/ and serves it with
+// live reload.
+//
+//	go run ./cmd/sitegen build [-content content] [-out public] [-quick]
+//	go run ./cmd/sitegen serve [-addr localhost:8080] [-content content] [-out public] [-quick=false]
+//
+// Both run from anywhere inside the module: paths default to the module
+// root's content/ and public/.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+)
+
+const usage = `usage:
+  sitegen build [-content DIR] [-out DIR] [-quick]
+  sitegen serve [-addr HOST:PORT] [-content DIR] [-out DIR] [-quick=false]
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run carries out one command line and returns the exit code: 0, 1 when
+// the command failed, 2 for a usage error.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	root, err := moduleRoot()
+	if err != nil {
+		fmt.Fprintln(stderr, "sitegen:", err)
+		return 1
+	}
+	cmd := args[0]
+	fl := flag.NewFlagSet("sitegen "+cmd, flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	cfg := buildConfig{Root: root}
+	fl.StringVar(&cfg.Content, "content", filepath.Join(root, "content"), "the folder of markdown articles")
+	fl.StringVar(&cfg.Out, "out", filepath.Join(root, "public"), "the output folder, replaced as a whole")
+	const quickHelp = "write no new brotli copy of the module (brotli's best level takes seconds on it)"
+	switch cmd {
+	case "build":
+		fl.BoolVar(&cfg.Quick, "quick", false, quickHelp)
+		if err := fl.Parse(args[1:]); err != nil || fl.NArg() > 0 {
+			return 2
+		}
+		stats, err := build(ctx, cfg)
+		if err != nil {
+			// As the markdown package words them: file:line: what.
+			fmt.Fprintln(stderr, err)
+			return 1
+		}
+		fmt.Fprintf(stdout, "sitegen: %s\n", stats)
+		return 0
+	case "serve":
+		// Rebuilds should be quick; the brotli copy matters for deploys.
+		fl.BoolVar(&cfg.Quick, "quick", true, quickHelp)
+		addr := fl.String("addr", "localhost:8080", "the address to listen on")
+		if err := fl.Parse(args[1:]); err != nil || fl.NArg() > 0 {
+			return 2
+		}
+		err := serve(ctx, serveConfig{buildConfig: cfg, Addr: *addr}, stdout, stderr)
+		if err != nil && !errors.Is(err, context.Canceled) {
+			fmt.Fprintln(stderr, "sitegen:", err)
+			return 1
+		}
+		return 0
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "sitegen: unknown command %q\n%s", cmd, usage)
+	return 2
+}
+
+// moduleRoot walks up from the working directory to the folder holding
+// go.mod.
+func moduleRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("no go.mod in the working directory or above it: run sitegen inside the module")
+		}
+		dir = parent
+	}
+}

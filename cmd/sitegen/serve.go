@@ -1,0 +1,400 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"mime"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+)
+
+// server serves a built site the way Netlify does: the [[headers]] rules of
+// netlify.toml on every response, pretty URLs, precompressed siblings and
+// 404.html. With live reload on it also serves /_live/ and puts the reload
+// script into every page.
+type server struct {
+	dir     string
+	headers atomic.Pointer[[]HeaderRule]
+	live    *broker // nil without live reload
+}
+
+// newServer returns a handler for the site built at dir, applying rules to
+// every response. live turns on the reload script and /_live/; only `serve`
+// uses it.
+func newServer(dir string, rules []HeaderRule, live bool) *server {
+	s := &server{dir: dir}
+	s.setHeaders(rules)
+	if live {
+		s.live = newBroker()
+	}
+	return s
+}
+
+// setHeaders replaces the rules, for a changed netlify.toml.
+func (s *server) setHeaders(rules []HeaderRule) { s.headers.Store(&rules) }
+
+// netlifyCacheControl is what Netlify sends when no rule sets Cache-Control:
+// any cache may keep the response but must revalidate it before each use.
+const netlifyCacheControl = "public, max-age=0, must-revalidate"
+
+func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	p := r.URL.Path
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p
+	}
+	h := w.Header()
+	h.Set("Cache-Control", netlifyCacheControl)
+	applyHeaders(h, *s.headers.Load(), p)
+
+	if s.live != nil && strings.HasPrefix(p, livePrefix) && s.live.serveLive(w, r, p) {
+		return
+	}
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		h.Set("Allow", "GET, HEAD")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+
+	name := path.Clean(p)
+	file := filepath.Join(s.dir, filepath.FromSlash(name))
+	info, err := os.Stat(file)
+	if err == nil && info.IsDir() {
+		if !strings.HasSuffix(p, "/") {
+			// Pretty URLs: /retries -> /retries/, as Netlify does.
+			target := p + "/"
+			if r.URL.RawQuery != "" {
+				target += "?" + r.URL.RawQuery
+			}
+			http.Redirect(w, r, target, http.StatusMovedPermanently)
+			return
+		}
+		file = filepath.Join(file, "index.html")
+		info, err = os.Stat(file)
+	}
+	if err != nil || !info.Mode().IsRegular() {
+		// Whatever the rules say for the path (immutable under /static/,
+		// application/wasm for *.wasm), a 404 is a page, not to be cached:
+		// the name may exist after the next build.
+		h.Set("Cache-Control", netlifyCacheControl)
+		h.Set("Content-Type", contentTypes[".html"])
+		s.serveFile(w, r, filepath.Join(s.dir, "404.html"), http.StatusNotFound)
+		return
+	}
+	s.serveFile(w, r, file, http.StatusOK)
+}
+
+// contentTypes are the types this site's files are served with; others
+// come from the mime package, then application/octet-stream.
+var contentTypes = map[string]string{
+	".html":  "text/html; charset=utf-8",
+	".css":   "text/css; charset=utf-8",
+	".js":    "text/javascript; charset=utf-8",
+	".mjs":   "text/javascript; charset=utf-8",
+	".json":  "application/json",
+	".svg":   "image/svg+xml",
+	".wasm":  "application/wasm",
+	".txt":   "text/plain; charset=utf-8",
+	".xml":   "application/xml",
+	".png":   "image/png",
+	".ico":   "image/x-icon",
+	".woff2": "font/woff2",
+}
+
+func contentType(file string) string {
+	ext := strings.ToLower(filepath.Ext(file))
+	if t, ok := contentTypes[ext]; ok {
+		return t
+	}
+	if t := mime.TypeByExtension(ext); t != "" {
+		return t
+	}
+	return "application/octet-stream"
+}
+
+// serveFile sends file with status: its precompressed sibling when the
+// request accepts one, the reload script put in when it is a page served
+// live.
+func (s *server) serveFile(w http.ResponseWriter, r *http.Request, file string, status int) {
+	h := w.Header()
+	ext := strings.ToLower(filepath.Ext(file))
+	if h.Get("Content-Type") == "" {
+		h.Set("Content-Type", contentType(file))
+	}
+	if compressible[ext] {
+		h.Add("Vary", "Accept-Encoding")
+	}
+
+	if ext == ".html" && s.live != nil {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			s.fail(w, file, err)
+			return
+		}
+		data = injectLive(data)
+		// No Last-Modified: a rebuild within the same second must not be
+		// answered 304 Not Modified.
+		writeBody(w, r, status, bytes.NewReader(data), int64(len(data)), time.Time{})
+		return
+	}
+
+	info, err := os.Stat(file)
+	if err != nil {
+		s.fail(w, file, err)
+		return
+	}
+	send := file
+	if compressible[ext] {
+		for _, enc := range acceptedEncodings(r.Header.Get("Accept-Encoding")) {
+			if _, err := os.Stat(file + encodingSuffix[enc]); err == nil {
+				send = file + encodingSuffix[enc]
+				h.Set("Content-Encoding", enc)
+				break
+			}
+		}
+	}
+	f, err := os.Open(send)
+	if err != nil {
+		s.fail(w, file, err)
+		return
+	}
+	defer f.Close()
+	sent, err := f.Stat()
+	if err != nil {
+		s.fail(w, file, err)
+		return
+	}
+	writeBody(w, r, status, f, sent.Size(), info.ModTime())
+}
+
+// writeBody sends body: through http.ServeContent for 200 (conditional and
+// range requests), as is for another status.
+func writeBody(w http.ResponseWriter, r *http.Request, status int, body io.ReadSeeker, size int64, mod time.Time) {
+	if status == http.StatusOK {
+		http.ServeContent(w, r, "", mod, body)
+		return
+	}
+	w.Header().Set("Content-Length", strconv.FormatInt(size, 10))
+	w.WriteHeader(status)
+	if r.Method != http.MethodHead {
+		io.Copy(w, body)
+	}
+}
+
+func (s *server) fail(w http.ResponseWriter, file string, err error) {
+	if errors.Is(err, fs.ErrNotExist) {
+		// Only when 404.html itself is missing, say before the first build.
+		http.Error(w, "404 page not found (and no 404.html in "+s.dir+")", http.StatusNotFound)
+		return
+	}
+	http.Error(w, "reading "+file+": "+err.Error(), http.StatusInternalServerError)
+}
+
+// encodingSuffix maps a Content-Encoding to its sibling's suffix.
+var encodingSuffix = map[string]string{"br": ".br", "gzip": ".gz"}
+
+// acceptedEncodings lists the encodings of encodingSuffix an
+// Accept-Encoding header allows, brotli first (smaller).
+func acceptedEncodings(header string) []string {
+	ok := map[string]bool{}
+	for _, part := range strings.Split(header, ",") {
+		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		name = strings.ToLower(strings.TrimSpace(name))
+		if q, found := strings.CutPrefix(strings.TrimSpace(params), "q="); found {
+			if v, err := strconv.ParseFloat(q, 64); err == nil && v == 0 {
+				ok[name] = false
+				continue
+			}
+		}
+		if name == "*" {
+			for enc := range encodingSuffix {
+				if _, named := ok[enc]; !named {
+					ok[enc] = true
+				}
+			}
+			continue
+		}
+		ok[name] = true
+	}
+	var out []string
+	for _, enc := range []string{"br", "gzip"} {
+		if ok[enc] {
+			out = append(out, enc)
+		}
+	}
+	return out
+}
+
+// injectLive puts the reload script before the page's last </body>, or at
+// the end of a page without one.
+func injectLive(page []byte) []byte {
+	i := bytes.LastIndex(bytes.ToLower(page), []byte("</body>"))
+	if i < 0 {
+		return append(page, liveScript...)
+	}
+	out := make([]byte, 0, len(page)+len(liveScript)+1)
+	out = append(out, page[:i]...)
+	out = append(out, liveScript...)
+	out = append(out, '\n')
+	return append(out, page[i:]...)
+}
+
+// serveConfig is what `sitegen serve` needs.
+type serveConfig struct {
+	buildConfig
+	Addr string
+}
+
+// serve builds the site, serves it at cfg.Addr with live reload, and
+// rebuilds on every change until ctx is done.
+func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error {
+	tomlPath := filepath.Join(cfg.Root, "netlify.toml")
+	rules, err := loadHeaders(tomlPath)
+	if err != nil {
+		return err
+	}
+	srv := newServer(cfg.Out, rules, true)
+
+	// The first build runs in this process: its code is the code just
+	// compiled. Later ones run in a child built afresh (see childBuild).
+	fmt.Fprintln(stdout, "sitegen: building")
+	if stats, err := build(ctx, cfg.buildConfig); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		fmt.Fprintf(stderr, "sitegen: build failed:\n%s\n", err)
+		srv.live.report(err)
+	} else {
+		fmt.Fprintf(stdout, "sitegen: %s\n", stats)
+	}
+
+	binDir, err := os.MkdirTemp("", "sitegen-serve-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(binDir)
+	rb := &rebuilder{build: childBuild(cfg.buildConfig, binDir, stdout), events: srv.live, log: stderr}
+	w, err := newWatcher(cfg.Root, stderr, func(ctx context.Context, changed []string) {
+		rebuild := false
+		for _, name := range changed {
+			if name == tomlPath {
+				// Headers change what is served, not what is built.
+				rules, err := loadHeaders(tomlPath)
+				if err != nil {
+					fmt.Fprintf(stderr, "sitegen: %v (keeping the previous headers)\n", err)
+					srv.live.report(err)
+					continue
+				}
+				srv.setHeaders(rules)
+				fmt.Fprintln(stderr, "sitegen: netlify.toml reloaded")
+				srv.live.report(nil)
+				continue
+			}
+			rebuild = true
+		}
+		if rebuild {
+			rb.run(ctx)
+		}
+	})
+	if err != nil {
+		return err
+	}
+	watchCtx, stopWatch := context.WithCancel(ctx)
+	watchDone := make(chan struct{})
+	go func() {
+		w.run(watchCtx)
+		close(watchDone)
+	}()
+
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		stopWatch()
+		<-watchDone
+		return err
+	}
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	hs.RegisterOnShutdown(srv.live.close)
+	fmt.Fprintf(stdout, "sitegen: serving %s at %s with live reload; Ctrl-C stops\n", cfg.Out, siteURL(cfg.Addr, ln.Addr()))
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+
+	select {
+	case err = <-served:
+	case <-ctx.Done():
+		fmt.Fprintln(stdout, "\nsitegen: stopping")
+		// Five seconds for requests under way; the event streams are
+		// closed at once by RegisterOnShutdown.
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		err = hs.Shutdown(sctx)
+		cancel()
+	}
+	stopWatch()
+	<-watchDone
+	if errors.Is(err, http.ErrServerClosed) {
+		err = nil
+	}
+	return err
+}
+
+// siteURL is the address to open: the host as given ("localhost"), the
+// port as bound (for ":0").
+func siteURL(addr string, bound net.Addr) string {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil || host == "" || host == "0.0.0.0" || host == "::" {
+		host = "localhost"
+	}
+	_, port, err := net.SplitHostPort(bound.String())
+	if err != nil {
+		return "http://" + bound.String() + "/"
+	}
+	return "http://" + net.JoinHostPort(host, port) + "/"
+}
+
+// childBuild returns a build function that compiles the generator afresh
+// and runs `sitegen build` in a child process: a change to site/ or engine/
+// changes the generator itself, which this process cannot reload. The go
+// build cache keeps the compile short. The child's summary goes to stdout;
+// a failure's error is its standard error.
+func childBuild(cfg buildConfig, binDir string, stdout io.Writer) func(context.Context) error {
+	bin := filepath.Join(binDir, "sitegen")
+	return func(ctx context.Context) error {
+		gobin, err := goTool()
+		if err != nil {
+			return err
+		}
+		var out bytes.Buffer
+		compile := exec.CommandContext(ctx, gobin, "build", "-o", bin, "./cmd/sitegen")
+		compile.Dir = cfg.Root
+		compile.Stdout, compile.Stderr = &out, &out
+		if err := compile.Run(); err != nil {
+			return fmt.Errorf("go build ./cmd/sitegen: %v\n%s", err, strings.TrimSpace(out.String()))
+		}
+		out.Reset()
+		run := exec.CommandContext(ctx, bin, "build", "-content", cfg.Content, "-out", cfg.Out,
+			"-quick="+strconv.FormatBool(cfg.Quick))
+		run.Dir = cfg.Root
+		run.Stdout = stdout
+		run.Stderr = &out // the rebuilder prints it, and the pages show it
+		// Interrupt rather than kill, so the child removes its build folder.
+		run.Cancel = func() error { return run.Process.Signal(os.Interrupt) }
+		run.WaitDelay = 10 * time.Second
+		if err := run.Run(); err != nil {
+			if msg := strings.TrimSpace(out.String()); msg != "" {
+				return errors.New(msg)
+			}
+			return fmt.Errorf("sitegen build: %w", err)
+		}
+		return nil
+	}
+}
