@@ -231,7 +231,7 @@ func readContent(root, dir string) ([]*article, error) {
 	if len(files) == 0 {
 		return nil, fmt.Errorf("%s: no .md files", displayPath(root, dir))
 	}
-	conv := markdown.New()
+	conv := markdown.New(markdown.WithSourceRoot(root))
 	var (
 		pages []*article
 		errs  []error

@@ -1,10 +1,11 @@
 // Package markdown turns the handbook's articles into pages: goldmark with
 // front matter, GitHub Flavored Markdown, code highlighting with CSS
-// classes, heading anchors, a table of contents and widget blocks.
+// classes, heading anchors, a table of contents, widget blocks and code
+// included from the module's own source.
 //
 // Each feature is a goldmark extension of its own, in a file of its own
-// (FrontMatter, Widgets, Anchors, Highlighting), usable without the rest;
-// Converter puts them together for the site generator.
+// (FrontMatter, Widgets, Includes, Anchors, Highlighting), usable without
+// the rest; Converter puts them together for the site generator.
 //
 // Raw HTML in markdown is not rendered (goldmark's default): every
 // interactive part of a page is a widget block, checked at build time, so
@@ -46,6 +47,7 @@ type Converter struct {
 type options struct {
 	typographer bool
 	widgetOpts  []WidgetOption
+	includeOpts []IncludeOption
 }
 
 // Option configures a Converter.
@@ -64,6 +66,19 @@ func WithWidgetOptions(opts ...WidgetOption) Option {
 	return func(o *options) { o.widgetOpts = append(o.widgetOpts, opts...) }
 }
 
+// WithSourceRoot sets the folder that include blocks' paths are relative
+// to: the module root, for the site. Without it they are relative to the
+// working directory.
+func WithSourceRoot(root string) Option {
+	return WithIncludeOptions(IncludeRoot(root))
+}
+
+// WithIncludeOptions configures the include extension (see IncludeRoot and
+// IncludeLink).
+func WithIncludeOptions(opts ...IncludeOption) Option {
+	return func(o *options) { o.includeOpts = append(o.includeOpts, opts...) }
+}
+
 // New returns a Converter.
 func New(opts ...Option) *Converter {
 	var o options
@@ -76,6 +91,7 @@ func New(opts ...Option) *Converter {
 		Highlighting,
 		Anchors,
 		NewWidgets(o.widgetOpts...),
+		NewIncludes(o.includeOpts...),
 	}
 	if o.typographer {
 		exts = append(exts, extension.Typographer)
