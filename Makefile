@@ -6,7 +6,9 @@ WASM_EXEC := $(GOROOT)/lib/wasm/go_js_wasm_exec
 # module is made of.
 WASM_PKGS := ./engine/sim/ ./engine/payment/ ./engine/idem/ ./site/widget/
 
-.PHONY: serve site test test-go test-wasm lint deps clean
+WRANGLER  := build/worker/node_modules/.bin/wrangler
+
+.PHONY: serve site test test-go test-wasm lint deps clean api worker-dev
 
 ## serve: build the site and serve it on localhost:8080 with live reload
 serve:
@@ -35,5 +37,20 @@ test-go:
 test-wasm:
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(WASM_EXEC)" $(WASM_PKGS)
 
+## api: the sandbox payments API on localhost:8787, kept in ./retrylab.db
+api:
+	$(GO) run ./cmd/retrylab api
+
+## worker-dev: the same API as a Cloudflare Worker, under wrangler dev --local
+## with a local D1 database, on localhost:8787
+worker-dev: $(WRANGLER)
+	./build/worker/build.sh
+	cd build/worker && WRANGLER_SEND_METRICS=false ./node_modules/.bin/wrangler d1 execute retrylab --local --file schema.sql >/dev/null
+	cd build/worker && WRANGLER_SEND_METRICS=false ./node_modules/.bin/wrangler dev --local
+
+$(WRANGLER): build/worker/package.json build/worker/package-lock.json
+	cd build/worker && npm ci --no-audit --no-fund
+	touch $@
+
 clean:
-	rm -rf public public.* bin
+	rm -rf public public.* bin build/worker/dist build/worker/.wrangler

@@ -1,33 +1,51 @@
 #!/usr/bin/env bash
 # Installs what the tests need beyond Go, when it is missing:
 #   - Debian's chromium, for the browser tests (chromedp drives it headless);
-#   - Node.js, which runs the WebAssembly tests (go_js_wasm_exec).
+#   - Node.js, which runs the WebAssembly tests (go_js_wasm_exec) and wrangler;
+#   - brotli;
+#   - Debian's postgresql, whose server binaries the PostgreSQL store's tests
+#     start in a temporary folder (no cluster of the package's own is used);
+#   - wrangler, pinned in build/worker/package.json, into build/worker/node_modules,
+#     for the worker's test under wrangler dev --local.
 # Safe to run again: it installs nothing that is already there.
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
 need=()
 command -v chromium >/dev/null 2>&1 || [ -x "${CHROME_PATH:-/nonexistent}" ] || need+=(chromium)
 command -v node >/dev/null 2>&1 || need+=(nodejs)
+command -v npm >/dev/null 2>&1 || need+=(npm)
+command -v brotli >/dev/null 2>&1 || need+=(brotli)
+compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || command -v initdb >/dev/null 2>&1 || need+=(postgresql)
 
-if [ ${#need[@]} -eq 0 ]; then
-  exit 0
-fi
-
-sudo=""
-if [ "$(id -u)" -ne 0 ]; then
-  if command -v sudo >/dev/null 2>&1; then
-    sudo="sudo"
-  else
-    echo "install-deps: need root (or sudo) to install: ${need[*]}" >&2
-    exit 1
+if [ ${#need[@]} -gt 0 ]; then
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null 2>&1; then
+      sudo="sudo"
+    else
+      echo "install-deps: need root (or sudo) to install: ${need[*]}" >&2
+      exit 1
+    fi
   fi
+  echo "install-deps: installing ${need[*]} from Debian's packages" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -q >/dev/null
+  $sudo apt-get install -y -q --no-install-recommends "${need[@]}" >/dev/null
+  for cmd in "${need[@]}"; do
+    case "$cmd" in
+      nodejs) command -v node >/dev/null 2>&1 ;;
+      postgresql) compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null ;;
+      *) command -v "$cmd" >/dev/null 2>&1 ;;
+    esac || { echo "install-deps: $cmd still missing after install" >&2; exit 1; }
+  done
 fi
 
-echo "install-deps: installing ${need[*]} from Debian's packages" >&2
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -q >/dev/null
-$sudo apt-get install -y -q --no-install-recommends "${need[@]}" >/dev/null
-for cmd in "${need[@]}"; do
-  case "$cmd" in nodejs) cmd=node ;; esac
-  command -v "$cmd" >/dev/null 2>&1 || { echo "install-deps: $cmd still missing after install" >&2; exit 1; }
-done
+# wrangler, at the version package-lock.json pins, unless it is there.
+want=$(sed -n 's/.*"wrangler": "\([0-9.]*\)".*/\1/p' build/worker/package.json)
+have=$(sed -n 's/^  "version": "\([0-9.]*\)".*/\1/p' build/worker/node_modules/wrangler/package.json 2>/dev/null || true)
+if [ "$have" != "$want" ] || [ ! -x build/worker/node_modules/.bin/wrangler ]; then
+  echo "install-deps: installing wrangler $want into build/worker/node_modules (npm ci)" >&2
+  (cd build/worker && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+  build/worker/node_modules/.bin/wrangler --version >/dev/null
+fi

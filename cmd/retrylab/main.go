@@ -1,6 +1,9 @@
-// Command retrylab runs the handbook's simulators in a terminal.
+// Command retrylab runs the handbook's simulators in a terminal, and its
+// sandbox payments API.
 //
 //	retrylab sim NAME [--PARAM VALUE]... [--seed N] [--json]
+//	retrylab api [--addr localhost:8787] [--db retrylab.db | postgres://... | memory] [--lease 1m] [--ttl 24h]
+//	retrylab load [--url http://localhost:8787] [--n 5000] [--replays 20000] [--c 32] [--json]
 //
 // Each simulator takes the parameters its widget takes, under the same
 // kebab-case names, and prints its summary as a table, or with --json as one
@@ -38,6 +41,8 @@ type command struct {
 // commands are retrylab's subcommands.
 var commands = []command{
 	{"sim", "run a simulator and print its summary", runSim},
+	{"api", "serve the sandbox payments API (Idempotency-Key, fault injection)", runAPI},
+	{"load", "measure the API: new keys and replays per second, and double charges", runLoad},
 }
 
 // run is the whole program, with its arguments and output passed in so that
@@ -78,6 +83,10 @@ func usage(w io.Writer) {
 	}
 	fmt.Fprintln(w)
 	simUsage(w)
+	fmt.Fprintln(w)
+	apiUsage(w)
+	fmt.Fprintln(w)
+	loadUsage(w)
 }
 
 func simUsage(w io.Writer) {

@@ -10,5 +10,12 @@
 // hand-written JSON tokenizer, no encoding/json), a Clock (never the wall
 // clock), a Store of Records whose every method is one atomic step (a SQL
 // store does each with one statement), MemoryStore, and the Keeper that runs
-// the protocol over them.
+// the protocol over them. Work that takes several steps records each with
+// Claim.Checkpoint, so that a retry taking over a crashed claimant's key
+// resumes where it stopped.
+//
+// The HTTP side lives elsewhere, so that this package stays small enough
+// for the page's WebAssembly module: idemhttp serves the protocol as a
+// payments API, sqlstore keeps its records in SQLite or PostgreSQL, and
+// storetest is the conformance suite every store passes.
 package idem

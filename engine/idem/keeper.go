@@ -11,9 +11,13 @@ const (
 	// Stripe documents. A retry later than that runs as a new request.
 	DefaultTTL = 24 * time.Hour
 	// DefaultLease is how long a claimant may work before its claim is
-	// presumed crashed and may be taken over. A minute is far beyond what a
-	// request handler is given in practice (load balancers commonly cut a
-	// request off after 30 to 60 s), so a live claimant is not overtaken.
+	// presumed crashed and may be taken over. The slowest legitimate
+	// payment is 15 s: a card network call given up after 10 s (what
+	// payment clients commonly allow one attempt) plus 5 store statements
+	// of at most 1 s each under contention. Four times that, for a paused
+	// or swapping process and clock skew between servers of a few seconds,
+	// is 15 s × 4 = 60 s; it also outlasts what load balancers commonly
+	// give a request (30 to 60 s), so a live claimant is not overtaken.
 	DefaultLease = time.Minute
 	// MaxKeyLen is the longest key accepted, in bytes: 255, Stripe's limit,
 	// room enough for a UUID (36) or a prefixed ULID with context.
@@ -58,6 +62,9 @@ type Response struct {
 	Status     int
 	Body       []byte
 	RetryAfter int // seconds, with InProgress; 0 otherwise
+	// ResumedFrom is, for Executed after a takeover, the recovery point the
+	// crashed claimant had reached and the work resumed from; "" otherwise.
+	ResumedFrom string
 }
 
 // Bodies of the answers the protocol makes itself; each Response gets its
@@ -72,10 +79,50 @@ const (
 // the response to save and replay. A failure that changed something (a
 // card declined after the attempt was recorded) is a response like any
 // other: return its status and body, and Do saves it (an error with status
-// 0 saves 500 with a generic body). A failure before anything happened (bad input, an upstream
-// refusing the connection) should return NothingHappened(err): the claim is
-// released so the client may retry with the same key.
-type Work func(ctx context.Context) (status int, body []byte, err error)
+// 0 saves 500 with a generic body). A failure before anything happened (bad
+// input, an upstream refusing the connection) should return
+// NothingHappened(err): the claim is released so the client may retry with
+// the same key.
+//
+// Work that takes several steps records each finished step with
+// c.Checkpoint; when its claimant crashes and a retry takes the key over,
+// the retry's work finds the last step in c.RecoveryPoint and resumes after
+// it instead of starting again.
+type Work func(ctx context.Context, c *Claim) (status int, body []byte, err error)
+
+// Claim is a key held by the caller of Do, as its Work sees it.
+type Claim struct {
+	store Store
+	rec   Record
+}
+
+// Account and Key name the claimed key.
+func (c *Claim) Account() string { return c.rec.Account }
+
+// Key is the claimed Idempotency-Key.
+func (c *Claim) Key() string { return c.rec.Key }
+
+// Created is when the key was first claimed; a takeover keeps it, so work
+// that derives something from it derives the same thing again.
+func (c *Claim) Created() time.Time { return c.rec.Created }
+
+// RecoveryPoint is the last step recorded with Checkpoint on this key: ""
+// for a fresh claim, and where the crashed claimant got to for a takeover.
+func (c *Claim) RecoveryPoint() string { return c.rec.RecoveryPoint }
+
+// Checkpoint records in the store that the work has finished the step
+// named point, for a takeover to resume from. It returns ErrNotHeld if the
+// key was taken over meanwhile: the work should then stop, since another
+// claimant is doing it.
+func (c *Claim) Checkpoint(ctx context.Context, point string) error {
+	next := c.rec
+	next.RecoveryPoint = point
+	if err := c.store.Checkpoint(ctx, next); err != nil {
+		return err
+	}
+	c.rec = next
+	return nil
+}
 
 // ErrNothingHappened marks a work error after which nothing was changed.
 var ErrNothingHappened = errors.New("idem: nothing happened")
@@ -98,9 +145,29 @@ func (e nothingHappened) Is(target error) bool { return target == ErrNothingHapp
 
 // Errors about the key itself, before the store is consulted (answer 400).
 var (
-	ErrMissingKey = errors.New("idem: missing Idempotency-Key")
-	ErrKeyTooLong = errors.New("idem: Idempotency-Key longer than 255 bytes")
+	ErrMissingKey      = errors.New("idem: missing Idempotency-Key")
+	ErrKeyTooLong      = errors.New("idem: Idempotency-Key longer than 255 bytes")
+	ErrKeyNotPrintable = errors.New("idem: Idempotency-Key has a character that is not printable ASCII")
 )
+
+// CheckKey reports whether key can be an Idempotency-Key: 1 to MaxKeyLen
+// printable ASCII characters (space to tilde, 0x20 to 0x7e), so that it
+// survives every store, log line and header unchanged. It returns
+// ErrMissingKey, ErrKeyTooLong or ErrKeyNotPrintable.
+func CheckKey(key string) error {
+	switch {
+	case key == "":
+		return ErrMissingKey
+	case len(key) > MaxKeyLen:
+		return ErrKeyTooLong
+	}
+	for i := 0; i < len(key); i++ {
+		if key[i] < 0x20 || key[i] > 0x7e {
+			return ErrKeyNotPrintable
+		}
+	}
+	return nil
+}
 
 // Keeper runs the Idempotency-Key protocol over a Store: fingerprint the
 // body, claim the key before any work, and answer a known key from the
@@ -129,16 +196,16 @@ type Keeper struct {
 //     Executed; or, if work returns NothingHappened, the claim is released
 //     and Do returns Released with the work's error.
 //
-// A claim whose lease lapsed is taken over by a request with the same body,
-// which runs work again. Other errors are the store's, or ErrNotHeld if the
-// claim was lost while work ran (the response was not saved).
+// A key that CheckKey refuses is refused with its error, nothing stored. A
+// claim whose lease lapsed is taken over by a request with the same body,
+// which runs work again from the claim's recovery point. Other errors are
+// the store's, or ErrNotHeld if the claim was lost while work ran (the
+// response was not saved).
 func (k *Keeper) Do(ctx context.Context, account, key string, body []byte, work Work) (Response, error) {
-	switch {
-	case key == "":
-		return Response{}, ErrMissingKey
-	case len(key) > MaxKeyLen:
-		return Response{}, ErrKeyTooLong
-	case k.Store == nil || k.Clock == nil:
+	if err := CheckKey(key); err != nil {
+		return Response{}, err
+	}
+	if k.Store == nil || k.Clock == nil {
 		return Response{}, errors.New("idem: Keeper needs a Store and a Clock")
 	}
 	fp, err := Fingerprint(body)
@@ -175,7 +242,10 @@ func (k *Keeper) Do(ctx context.Context, account, key string, body []byte, work 
 		}
 	}
 
-	status, out, werr := work(ctx)
+	resumedFrom := rec.RecoveryPoint // "" unless a takeover (a reclaim after expiry starts afresh)
+	claim := &Claim{store: k.Store, rec: rec}
+	status, out, werr := work(ctx, claim)
+	rec = claim.rec
 	if werr != nil && errors.Is(werr, ErrNothingHappened) {
 		if err := k.Store.Release(ctx, rec); err != nil {
 			return Response{}, errors.Join(werr, err)
@@ -192,5 +262,5 @@ func (k *Keeper) Do(ctx context.Context, account, key string, body []byte, work 
 	if err := k.Store.Complete(ctx, rec); err != nil {
 		return Response{}, err
 	}
-	return Response{Outcome: Executed, Status: status, Body: out}, nil
+	return Response{Outcome: Executed, Status: status, Body: out, ResumedFrom: resumedFrom}, nil
 }

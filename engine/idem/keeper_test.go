@@ -32,7 +32,7 @@ func newFixture() *fixture {
 	return f
 }
 
-func (f *fixture) work(context.Context) (int, []byte, error) {
+func (f *fixture) work(context.Context, *Claim) (int, []byte, error) {
 	f.runs++
 	return 201, []byte(`{"id":"ch_` + strconv.Itoa(f.runs) + `"}`), nil
 }
@@ -91,11 +91,11 @@ func TestKeeperMismatchIs422AndChangesNothing(t *testing.T) {
 func TestKeeperInFlightIs409(t *testing.T) {
 	f := newFixture()
 	var during, other Response
-	_, err := f.k.Do(context.Background(), "acct_1", "k_1", []byte(body2500), func(ctx context.Context) (int, []byte, error) {
+	_, err := f.k.Do(context.Background(), "acct_1", "k_1", []byte(body2500), func(ctx context.Context, _ *Claim) (int, []byte, error) {
 		// While the first request works, a duplicate and a reuse arrive.
 		during = f.do(t, "acct_1", "k_1", reordered)
 		other = f.do(t, "acct_1", "k_1", body9900)
-		return f.work(ctx)
+		return f.work(ctx, nil)
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -113,7 +113,7 @@ func TestKeeperInFlightIs409(t *testing.T) {
 func TestKeeperReleasesWhenNothingHappened(t *testing.T) {
 	f := newFixture()
 	unreachable := errors.New("card network unreachable")
-	r, err := f.k.Do(context.Background(), "acct_1", "k_1", []byte(body2500), func(context.Context) (int, []byte, error) {
+	r, err := f.k.Do(context.Background(), "acct_1", "k_1", []byte(body2500), func(context.Context, *Claim) (int, []byte, error) {
 		return 503, nil, NothingHappened(unreachable)
 	})
 	if r.Outcome != Released || !errors.Is(err, ErrNothingHappened) || !errors.Is(err, unreachable) {
@@ -125,7 +125,7 @@ func TestKeeperReleasesWhenNothingHappened(t *testing.T) {
 	// The retry with the same key runs the work.
 	expect(t, f.do(t, "acct_1", "k_1", body2500), Executed, 201, `{"id":"ch_1"}`)
 	// The bare sentinel works too.
-	if _, err := f.k.Do(context.Background(), "acct_1", "k_2", []byte(body2500), func(context.Context) (int, []byte, error) {
+	if _, err := f.k.Do(context.Background(), "acct_1", "k_2", []byte(body2500), func(context.Context, *Claim) (int, []byte, error) {
 		return 0, nil, ErrNothingHappened
 	}); !errors.Is(err, ErrNothingHappened) {
 		t.Fatalf("err = %v", err)
@@ -137,7 +137,7 @@ func TestKeeperReleasesWhenNothingHappened(t *testing.T) {
 
 func TestKeeperSavesFailuresThatHappened(t *testing.T) {
 	f := newFixture()
-	declined := func(context.Context) (int, []byte, error) {
+	declined := func(context.Context, *Claim) (int, []byte, error) {
 		f.runs++
 		return 402, []byte(`{"error":"card_declined"}`), errors.New("card declined")
 	}
@@ -156,7 +156,7 @@ func TestKeeperSavesFailuresThatHappened(t *testing.T) {
 		t.Fatalf("declined work ran %d times, want 1", f.runs)
 	}
 	// An error with no status is saved as a 500.
-	r, err := f.k.Do(context.Background(), "acct_1", "k_2", []byte(body2500), func(context.Context) (int, []byte, error) {
+	r, err := f.k.Do(context.Background(), "acct_1", "k_2", []byte(body2500), func(context.Context, *Claim) (int, []byte, error) {
 		return 0, nil, errors.New("ledger write failed after the charge")
 	})
 	if err != nil || r.Status != 500 || len(r.Body) == 0 {
@@ -172,9 +172,9 @@ func TestKeeperAccountsAreIsolated(t *testing.T) {
 	expect(t, f.do(t, "acct_b", "k_1", body9900), Executed, 201, `{"id":"ch_2"}`)
 	expect(t, f.do(t, "acct_a", "k_1", body2500), Replayed, 201, `{"id":"ch_1"}`)
 	expect(t, f.do(t, "acct_b", "k_1", body9900), Replayed, 201, `{"id":"ch_2"}`)
-	// Strings that would collide if account and key were joined.
-	expect(t, f.do(t, "a\x00b", "c", body2500), Executed, 201, `{"id":"ch_3"}`)
-	expect(t, f.do(t, "a", "b\x00c", body9900), Executed, 201, `{"id":"ch_4"}`)
+	// Strings that would collide if account and key were joined with ':'.
+	expect(t, f.do(t, "a:b", "c", body2500), Executed, 201, `{"id":"ch_3"}`)
+	expect(t, f.do(t, "a", "b:c", body9900), Executed, 201, `{"id":"ch_4"}`)
 	if f.runs != 4 {
 		t.Fatalf("work ran %d times, want 4", f.runs)
 	}
@@ -207,7 +207,7 @@ func TestKeeperLeaseTakeover(t *testing.T) {
 	f := newFixture()
 	f.k.Lease = 30 * time.Second
 	var before, reuse, takeover Response
-	_, err := f.k.Do(context.Background(), "acct_1", "k_1", []byte(body2500), func(ctx context.Context) (int, []byte, error) {
+	_, err := f.k.Do(context.Background(), "acct_1", "k_1", []byte(body2500), func(ctx context.Context, _ *Claim) (int, []byte, error) {
 		f.clock.Advance(30*time.Second - time.Nanosecond)
 		before = f.do(t, "acct_1", "k_1", body2500) // lease still held
 		f.clock.Advance(time.Nanosecond)
@@ -237,7 +237,13 @@ func TestKeeperRefusesBadInput(t *testing.T) {
 	if _, err := f.k.Do(ctx, "acct_1", strings.Repeat("k", MaxKeyLen+1), []byte(body2500), f.work); !errors.Is(err, ErrKeyTooLong) {
 		t.Fatalf("long key: %v", err)
 	}
-	f.do(t, "acct_1", strings.Repeat("k", MaxKeyLen), body2500) // the limit itself is fine
+	for _, key := range []string{"k\x00", "tab\tkey", "k\x7f", "caf\xc3\xa9"} {
+		if _, err := f.k.Do(ctx, "acct_1", key, []byte(body2500), f.work); !errors.Is(err, ErrKeyNotPrintable) {
+			t.Fatalf("key %q: %v, want ErrKeyNotPrintable", key, err)
+		}
+	}
+	f.do(t, "acct_1", strings.Repeat("k", MaxKeyLen), body2500)              // the limit itself is fine
+	f.do(t, "acct_1", " ~!\"#$%&'()*+,-./09:;<=>?@AZ[\\]^_`az{|}", body2500) // every printable class
 	var se *SyntaxError
 	if _, err := f.k.Do(ctx, "acct_1", "k_1", []byte(`{"amount":`), f.work); !errors.As(err, &se) || se.Offset != 10 {
 		t.Fatalf("invalid body: %v, want a *SyntaxError at offset 10", err)
@@ -248,8 +254,8 @@ func TestKeeperRefusesBadInput(t *testing.T) {
 	if _, err := (&Keeper{Clock: f.clock}).Do(ctx, "acct_1", "k_1", []byte(body2500), f.work); err == nil {
 		t.Fatal("Keeper without a Store: no error")
 	}
-	if f.runs != 1 {
-		t.Fatalf("work ran %d times, want 1", f.runs)
+	if f.runs != 2 {
+		t.Fatalf("work ran %d times, want 2", f.runs)
 	}
 }
 
@@ -268,6 +274,10 @@ func TestMemoryStoreFencing(t *testing.T) {
 	}
 	if err := s.Release(ctx, stale); !errors.Is(err, ErrNotHeld) {
 		t.Fatalf("Release with a stale fence: %v", err)
+	}
+	stale.RecoveryPoint = "stale"
+	if err := s.Checkpoint(ctx, stale); !errors.Is(err, ErrNotHeld) {
+		t.Fatalf("Checkpoint with a stale fence: %v", err)
 	}
 	rec.Status, rec.Body, rec.RecoveryPoint = 201, []byte("saved"), "charged"
 	if err := s.Complete(ctx, rec); err != nil {
@@ -293,5 +303,61 @@ func TestMemoryStoreFencing(t *testing.T) {
 	cancel()
 	if _, _, err := s.Claim(cancelled, rec); !errors.Is(err, context.Canceled) {
 		t.Fatalf("Claim with a cancelled context: %v", err)
+	}
+}
+
+// A claimant that crashes after recording a step leaves the key in flight;
+// once its lease lapses, a retry takes the key over and its work starts
+// from that step, and the crashed claimant can no longer record anything.
+func TestKeeperTakeoverResumesFromRecoveryPoint(t *testing.T) {
+	f := newFixture()
+	f.k.Lease = 10 * time.Second
+	ctx := context.Background()
+	var crashed *Claim
+	func() {
+		// A crash is a panic out of the work: Do neither completes nor
+		// releases the claim.
+		defer func() {
+			if v := recover(); v != "crash" {
+				t.Fatalf("recovered %v", v)
+			}
+		}()
+		f.k.Do(ctx, "acct_1", "k_1", []byte(body2500), func(ctx context.Context, c *Claim) (int, []byte, error) {
+			if c.RecoveryPoint() != "" || c.Account() != "acct_1" || c.Key() != "k_1" || !c.Created().Equal(t0) {
+				t.Fatalf("fresh claim: %+v", c.rec)
+			}
+			if err := c.Checkpoint(ctx, "charged ch_1"); err != nil {
+				t.Fatal(err)
+			}
+			crashed = c
+			panic("crash")
+		})
+	}()
+
+	f.clock.Advance(10*time.Second - time.Nanosecond)
+	expect(t, f.do(t, "acct_1", "k_1", body2500), InProgress, 409, "")
+	f.clock.Advance(time.Nanosecond)
+	var from string
+	r, err := f.k.Do(ctx, "acct_1", "k_1", []byte(reordered), func(ctx context.Context, c *Claim) (int, []byte, error) {
+		from = c.RecoveryPoint()
+		if err := c.Checkpoint(ctx, "saved"); err != nil {
+			t.Fatal(err)
+		}
+		return 201, []byte(`{"id":"ch_1"}`), nil
+	})
+	if err != nil || r.Outcome != Executed || r.ResumedFrom != "charged ch_1" || from != "charged ch_1" {
+		t.Fatalf("takeover: %+v %v, work saw %q; want Executed resumed from \"charged ch_1\"", r, err, from)
+	}
+	if err := crashed.Checkpoint(ctx, "late"); !errors.Is(err, ErrNotHeld) {
+		t.Fatalf("the overtaken claimant's Checkpoint: %v, want ErrNotHeld", err)
+	}
+	got, _, _ := f.store.Get(ctx, "acct_1", "k_1")
+	if got.State != Done || got.Fence != 2 || got.RecoveryPoint != "saved" || !got.Created.Equal(t0) {
+		t.Fatalf("record %+v", got)
+	}
+	// A fresh claim of another key resumes from nothing.
+	r, err = f.k.Do(ctx, "acct_1", "k_2", []byte(body2500), f.work)
+	if err != nil || r.ResumedFrom != "" {
+		t.Fatalf("fresh key: %+v %v", r, err)
 	}
 }

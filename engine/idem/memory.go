@@ -68,6 +68,23 @@ func (m *MemoryStore) Complete(ctx context.Context, rec Record) error {
 	return nil
 }
 
+// Checkpoint implements Store.
+func (m *MemoryStore) Checkpoint(ctx context.Context, rec Record) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	k := storeKey{rec.Account, rec.Key}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	old, ok := m.records[k]
+	if !ok || old.State != InFlight || old.Fence != rec.Fence {
+		return ErrNotHeld
+	}
+	old.RecoveryPoint = rec.RecoveryPoint
+	m.records[k] = old
+	return nil
+}
+
 // Release implements Store.
 func (m *MemoryStore) Release(ctx context.Context, rec Record) error {
 	if err := ctx.Err(); err != nil {

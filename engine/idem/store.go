@@ -97,6 +97,13 @@ type Store interface {
 	//	WHERE account = $1 AND key = $2 AND state = 'in-flight' AND fence = $3
 	Complete(ctx context.Context, rec Record) error
 
+	// Checkpoint saves rec.RecoveryPoint on the claim rec holds, which
+	// stays InFlight, or returns ErrNotHeld.
+	//
+	//	UPDATE idem SET recovery_point = $4
+	//	WHERE account = $1 AND key = $2 AND state = 'in-flight' AND fence = $3
+	Checkpoint(ctx context.Context, rec Record) error
+
 	// Release deletes the claim rec holds, for work that did nothing, so
 	// that a retry starts afresh; or returns ErrNotHeld.
 	//

@@ -81,7 +81,7 @@ func (srv *Server) Pay(r Request) Reply {
 		rep = Reply{Status: status, Body: body}
 	} else {
 		resp, err := srv.keeper.Do(context.Background(), r.Account, r.Key, r.Body,
-			func(context.Context) (int, []byte, error) { return srv.charge(r) })
+			func(context.Context, *idem.Claim) (int, []byte, error) { return srv.charge(r) })
 		switch {
 		case err != nil:
 			rep = srv.refuse(r, err)
@@ -136,7 +136,8 @@ func (srv *Server) charge(r Request) (int, []byte, error) {
 func (srv *Server) refuse(r Request, err error) Reply {
 	var syntax *idem.SyntaxError
 	if errors.As(err, &syntax) || errors.Is(err, idem.ErrNothingHappened) ||
-		errors.Is(err, idem.ErrMissingKey) || errors.Is(err, idem.ErrKeyTooLong) {
+		errors.Is(err, idem.ErrMissingKey) || errors.Is(err, idem.ErrKeyTooLong) ||
+		errors.Is(err, idem.ErrKeyNotPrintable) {
 		srv.rejectBadRequest(err)
 		return Reply{Status: statusBadRequest, Body: errorBody(err.Error())}
 	}

@@ -1,0 +1,199 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/retrylab/retrylab/engine/idem"
+	"github.com/retrylab/retrylab/engine/idem/idemhttp"
+	"github.com/retrylab/retrylab/engine/idem/sqlstore/postgres"
+	"github.com/retrylab/retrylab/engine/idem/sqlstore/sqlite"
+)
+
+// apiConfig is what `retrylab api` is told.
+type apiConfig struct {
+	addr  string
+	db    string // a SQLite file, a postgres:// URL, or "memory"
+	lease time.Duration
+	ttl   time.Duration
+}
+
+// apiFlags declares `retrylab api`'s flags on fs.
+func apiFlags(fs *flag.FlagSet) *apiConfig {
+	c := &apiConfig{}
+	fs.StringVar(&c.addr, "addr", "localhost:8787", "`host:port` to listen on")
+	fs.StringVar(&c.db, "db", "retrylab.db", "where keys and payments are kept: a SQLite `file`, a postgres:// URL, or memory")
+	fs.DurationVar(&c.lease, "lease", idem.DefaultLease, "how long a claim on a key holds before a retry may take it over")
+	fs.DurationVar(&c.ttl, "ttl", idem.DefaultTTL, "how long a key is remembered; after that the same key is a new request")
+	return c
+}
+
+func apiUsage(w io.Writer) {
+	fmt.Fprintln(w, "retrylab api [--addr localhost:8787] [--db retrylab.db | postgres://... | memory] [--lease 1m] [--ttl 24h]")
+	fmt.Fprintln(w, "serves the sandbox payments API (POST /v1/payments with Idempotency-Key) until Ctrl-C.")
+}
+
+func runAPI(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("retrylab api", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { apiUsage(stderr); fs.PrintDefaults() }
+	cfg := apiFlags(fs)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "retrylab api: unexpected argument %q\n", fs.Arg(0))
+		return exitUsage
+	}
+	if cfg.lease <= 0 || cfg.ttl <= 0 {
+		fmt.Fprintln(stderr, "retrylab api: --lease and --ttl must be positive")
+		return exitUsage
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return serveAPI(ctx, *cfg, stdout, stderr, nil)
+}
+
+// apiStore is a store the server can close.
+type apiStore interface {
+	idemhttp.Store
+	Close() error
+}
+
+type memoryStore struct{ *idemhttp.MemoryStore }
+
+func (memoryStore) Close() error { return nil }
+
+// openStore opens the store db names and describes it.
+func openStore(ctx context.Context, db string) (apiStore, string, error) {
+	switch {
+	case db == "memory":
+		return memoryStore{idemhttp.NewMemoryStore()}, "in memory (gone when the server stops)", nil
+	case strings.HasPrefix(db, "postgres://"), strings.HasPrefix(db, "postgresql://"):
+		s, err := postgres.Open(ctx, db)
+		if err != nil {
+			return nil, "", fmt.Errorf("opening PostgreSQL: %w", err)
+		}
+		return s, "PostgreSQL", nil
+	default:
+		s, err := sqlite.Open(ctx, db)
+		if err != nil {
+			return nil, "", fmt.Errorf("opening SQLite file %s: %w", db, err)
+		}
+		return s, "SQLite file " + db, nil
+	}
+}
+
+// purgeEvery is how often expired keys are deleted from a SQL store: an
+// hour, a twenty-fourth of the default TTL, so that the table holds at
+// most about 25 hours of keys.
+const purgeEvery = time.Hour
+
+// serveAPI runs the server until ctx is done, then shuts it down,
+// letting requests in progress finish. ready, if not nil, receives the
+// server's base URL once it listens.
+func serveAPI(ctx context.Context, cfg apiConfig, stdout, stderr io.Writer, ready chan<- string) int {
+	store, desc, err := openStore(ctx, cfg.db)
+	if err != nil {
+		fmt.Fprintf(stderr, "retrylab api: %v\n", err)
+		return exitFail
+	}
+	defer store.Close()
+	ln, err := net.Listen("tcp", cfg.addr)
+	if err != nil {
+		fmt.Fprintf(stderr, "retrylab api: %v\n", err)
+		return exitFail
+	}
+	base := "http://" + displayAddr(cfg.addr, ln.Addr())
+
+	var logMu sync.Mutex
+	h := &idemhttp.Handler{Store: store, Lease: cfg.lease, TTL: cfg.ttl, Log: func(e idemhttp.Entry) {
+		logMu.Lock()
+		fmt.Fprintln(stderr, e.Time.Format("15:04:05.000"), e.String())
+		logMu.Unlock()
+	}}
+	// Timeouts: headers within 10 s; a whole request, slow=10000 fault
+	// included, within 10 s of work plus 20 s to send it and read the
+	// answer.
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, WriteTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+
+	fmt.Fprintf(stdout, "retrylab api: the sandbox payments API on %s\n", base)
+	fmt.Fprintf(stdout, "  kept %s; keys remembered %s; a claim's lease %s\n\n", desc, cfg.ttl, cfg.lease)
+	fmt.Fprintf(stdout, "Pay (run it twice: the second answer is a replay, Idempotent-Replayed: true):\n\n")
+	fmt.Fprintf(stdout, "  curl -i %s/v1/payments \\\n", base)
+	fmt.Fprintf(stdout, "    -H 'Authorization: Bearer sk_test_mine' \\\n")
+	fmt.Fprintf(stdout, "    -H 'Idempotency-Key: order-1001' \\\n")
+	fmt.Fprintf(stdout, "    -d '{\"amount\": 2500, \"currency\": \"usd\"}'\n\n")
+	fmt.Fprintf(stdout, "See the card's charges:\n\n  curl %s/v1/charges -H 'Authorization: Bearer sk_test_mine'\n\n", base)
+	fmt.Fprintf(stdout, "Lose things on purpose with -H 'Retrylab-Fault: %s'.\n", idemhttp.FaultNames)
+	fmt.Fprintf(stdout, "One line per request follows on stderr; Ctrl-C stops the server.\n")
+	if ready != nil {
+		ready <- base
+	}
+
+	var purge <-chan time.Time
+	purger, canPurge := store.(interface {
+		Purge(context.Context, time.Time) (int64, error)
+	})
+	if canPurge {
+		t := time.NewTicker(purgeEvery)
+		defer t.Stop()
+		purge = t.C
+		purger.Purge(ctx, time.Now())
+	}
+	for {
+		select {
+		case err := <-served:
+			fmt.Fprintf(stderr, "retrylab api: %v\n", err)
+			return exitFail
+		case now := <-purge:
+			if n, err := purger.Purge(ctx, now); err != nil {
+				fmt.Fprintf(stderr, "retrylab api: deleting expired keys: %v\n", err)
+			} else if n > 0 {
+				fmt.Fprintf(stderr, "retrylab api: deleted %d expired keys\n", n)
+			}
+		case <-ctx.Done():
+			// A slow request may take 10 s of work (idemhttp.MaxSlow):
+			// give requests in progress 15 s to finish.
+			fmt.Fprintln(stderr, "retrylab api: shutting down; requests in progress may finish")
+			sctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+			defer cancel()
+			if err := srv.Shutdown(sctx); err != nil {
+				fmt.Fprintf(stderr, "retrylab api: shutdown: %v\n", err)
+				return exitFail
+			}
+			fmt.Fprintln(stderr, "retrylab api: stopped")
+			return exitOK
+		}
+	}
+}
+
+// displayAddr is the address to show: the host as given (localhost stays
+// localhost) with the port actually bound (for :0).
+func displayAddr(given string, bound net.Addr) string {
+	host, _, err := net.SplitHostPort(given)
+	_, port, err2 := net.SplitHostPort(bound.String())
+	if err != nil || err2 != nil {
+		return bound.String()
+	}
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host = "localhost"
+	}
+	return net.JoinHostPort(host, port)
+}

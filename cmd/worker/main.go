@@ -1,0 +1,60 @@
+//go:build js && wasm
+
+// Command worker serves the sandbox payments API (the handler of
+// `retrylab api`) on Cloudflare Workers, with github.com/syumai/workers,
+// compiled by Go (not TinyGo) to WebAssembly.
+//
+// Every request runs in a fresh instance of the module: nothing survives
+// from one request to the next in memory, so all state is in the D1
+// database bound as DB, reached through database/sql (sqlstore, in its
+// SQLite dialect, which is D1's). D1 has no transactions, and sqlstore
+// needs none: each store step is one statement, the claim an INSERT ...
+// ON CONFLICT ... RETURNING.
+//
+// Where a local server drops the connection to lose an answer, the worker
+// cannot: it answers 504 (lose-request, lose-response) or 502
+// (crash-after-charge) instead.
+//
+// build/worker holds the wrangler configuration, the D1 schema and the
+// build script; `make worker-dev` runs it under wrangler dev --local.
+package main
+
+import (
+	"database/sql"
+	"fmt"
+	"time"
+
+	"github.com/retrylab/retrylab/engine/idem/idemhttp"
+	"github.com/retrylab/retrylab/engine/idem/sqlstore"
+	"github.com/syumai/workers"
+	"github.com/syumai/workers/cloudflare"
+	"github.com/syumai/workers/cloudflare/d1"
+)
+
+func main() {
+	conn, err := d1.OpenConnector("DB")
+	if err != nil {
+		panic("retrylab worker: no D1 database bound as DB (see build/worker/wrangler.toml): " + err.Error())
+	}
+	h := &idemhttp.Handler{
+		Store: sqlstore.New(sql.OpenDB(conn), sqlstore.SQLite),
+		Lease: duration("RETRYLAB_LEASE"),
+		TTL:   duration("RETRYLAB_TTL"),
+		Log:   func(e idemhttp.Entry) { fmt.Println(e.String()) },
+	}
+	workers.Serve(h)
+}
+
+// duration reads a Go duration from the worker's vars; 0 (the default)
+// when unset.
+func duration(name string) time.Duration {
+	s := cloudflare.Getenv(name)
+	if s == "" {
+		return 0
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		panic("retrylab worker: " + name + "=" + s + " is not a positive duration such as 1m or 24h")
+	}
+	return d
+}

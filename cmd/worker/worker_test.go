@@ -1,0 +1,185 @@
+//go:build !(js && wasm)
+
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// The worker, built as build/worker/build.sh builds it, under wrangler dev
+// --local with a local D1 database, answers the protocol over real HTTP:
+// a new payment, its replay, 422 for another body, 409 while the first
+// request runs, and a lost response that the retry recovers.
+//
+// It needs build/worker/node_modules (npm ci there; build/install-deps.sh
+// does it) and fails without, unless RETRYLAB_NO_WRANGLER=1.
+func TestWorkerUnderWrangler(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the worker test builds a WebAssembly module and starts wrangler")
+	}
+	dir, err := filepath.Abs("../../build/worker")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrangler := filepath.Join(dir, "node_modules", ".bin", "wrangler")
+	if _, err := os.Stat(wrangler); err != nil {
+		if os.Getenv("RETRYLAB_NO_WRANGLER") == "1" {
+			t.Skip("RETRYLAB_NO_WRANGLER=1: skipping the worker test")
+		}
+		t.Fatalf("no wrangler at %s: run build/install-deps.sh (npm ci in build/worker), or set RETRYLAB_NO_WRANGLER=1 to skip", wrangler)
+	}
+	if out, err := exec.Command(filepath.Join(dir, "build.sh")).CombinedOutput(); err != nil {
+		t.Fatalf("build.sh: %v\n%s", err, out)
+	}
+
+	state := t.TempDir()
+	env := append(os.Environ(), "WRANGLER_SEND_METRICS=false", "WRANGLER_LOG_PATH="+filepath.Join(state, "logs"))
+	d1 := exec.Command(wrangler, "d1", "execute", "retrylab", "--local", "--persist-to", state, "--file", "schema.sql")
+	d1.Dir, d1.Env = dir, env
+	if out, err := d1.CombinedOutput(); err != nil {
+		t.Fatalf("wrangler d1 execute: %v\n%s", err, out)
+	}
+
+	port := freePort(t)
+	base := "http://127.0.0.1:" + strconv.Itoa(port)
+	logFile, err := os.Create(filepath.Join(state, "wrangler.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev := exec.Command(wrangler, "dev", "--local", "--ip", "127.0.0.1", "--port", strconv.Itoa(port),
+		"--persist-to", state, "--show-interactive-dev-session=false")
+	dev.Dir, dev.Env, dev.Stdout, dev.Stderr = dir, env, logFile, logFile
+	dev.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // wrangler starts workerd: stop both
+	if err := dev.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		syscall.Kill(-dev.Process.Pid, syscall.SIGTERM)
+		done := make(chan struct{})
+		go func() { dev.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			syscall.Kill(-dev.Process.Pid, syscall.SIGKILL)
+			<-done
+		}
+		logFile.Close()
+		if t.Failed() {
+			log, _ := os.ReadFile(logFile.Name())
+			t.Logf("wrangler dev's output:\n%s", log)
+		}
+	})
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(250 * time.Millisecond) {
+		if resp, err := http.Get(base + "/"); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == 200 {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("wrangler dev did not answer within 2 minutes")
+		}
+	}
+
+	const body = `{"amount": 2500, "currency": "usd"}`
+	first := pay(t, base, "k_1", body)
+	if first.status != 201 || first.replayed || !strings.HasPrefix(first.id, "pay_") {
+		t.Fatalf("new key: %d replayed=%v %s", first.status, first.replayed, first.body)
+	}
+	again := pay(t, base, "k_1", "{\"currency\":\"usd\",\n \"amount\":2500}")
+	if again.status != 201 || !again.replayed || again.body != first.body {
+		t.Fatalf("retry: %d replayed=%v %s", again.status, again.replayed, again.body)
+	}
+	if r := pay(t, base, "k_1", `{"amount": 9900, "currency": "usd"}`); r.status != 422 || r.contentType != "application/problem+json" {
+		t.Fatalf("another body: %d %s %s", r.status, r.contentType, r.body)
+	}
+
+	// The first request with k_2 works for 4 s; a retry 1 s in (the claim
+	// itself takes some 50 ms) finds it in flight: 409.
+	slow := make(chan answer, 1)
+	go func() { slow <- pay(t, base, "k_2", body, "slow=4000") }()
+	time.Sleep(time.Second)
+	if busy := pay(t, base, "k_2", body); busy.status != 409 || busy.retryAfter != "1" {
+		t.Fatalf("retry while the first runs: %d Retry-After %q %s", busy.status, busy.retryAfter, busy.body)
+	}
+	if r := <-slow; r.status != 201 || r.replayed {
+		t.Fatalf("the slow first request: %d %s", r.status, r.body)
+	}
+	if r := pay(t, base, "k_2", body); r.status != 201 || !r.replayed {
+		t.Fatalf("retry after the first finished: %d replayed=%v", r.status, r.replayed)
+	}
+
+	// A lost response is a 504 on Workers; the retry gets the payment.
+	if r := pay(t, base, "k_3", body, "lose-response"); r.status != 504 {
+		t.Fatalf("lose-response: %d %s", r.status, r.body)
+	}
+	if r := pay(t, base, "k_3", body); r.status != 201 || !r.replayed {
+		t.Fatalf("retry after a lost response: %d replayed=%v", r.status, r.replayed)
+	}
+
+	// One charge per key: every instance saw the same D1 database.
+	req, _ := http.NewRequest("GET", base+"/v1/charges", nil)
+	req.Header.Set("Authorization", "Bearer sk_test_worker")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var list struct{ Count int }
+	if err := json.NewDecoder(resp.Body).Decode(&list); err != nil || list.Count != 3 {
+		t.Fatalf("charges: %d (%v), want 3, one per key", list.Count, err)
+	}
+}
+
+type answer struct {
+	status      int
+	replayed    bool
+	retryAfter  string
+	contentType string
+	body        string
+	id          string
+}
+
+func pay(t *testing.T, base, key, body string, faults ...string) answer {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "POST", base+"/v1/payments", strings.NewReader(body))
+	req.Header.Set("Authorization", "Bearer sk_test_worker")
+	req.Header.Set("Idempotency-Key", key)
+	for _, f := range faults {
+		req.Header.Add("Retrylab-Fault", f)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Errorf("POST %s: %v", key, err)
+		return answer{}
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	var p struct{ ID string }
+	json.Unmarshal(b, &p)
+	return answer{status: resp.StatusCode, replayed: resp.Header.Get("Idempotent-Replayed") == "true",
+		retryAfter: resp.Header.Get("Retry-After"), contentType: resp.Header.Get("Content-Type"), body: string(b), id: p.ID}
+}
+
+func freePort(t *testing.T) int {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}

@@ -1,0 +1,521 @@
+package idemhttp
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base32"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/retrylab/retrylab/engine/idem"
+)
+
+// Header names the API reads and writes.
+const (
+	KeyHeader      = "Idempotency-Key"
+	ReplayedHeader = "Idempotent-Replayed"
+	FaultHeader    = "Retrylab-Fault"
+)
+
+// Handler serves the sandbox payments API:
+//
+//	POST /v1/payments        {"amount": 2500, "currency": "usd"}, with Idempotency-Key
+//	GET  /v1/payments/{id}   one payment of the account
+//	GET  /v1/charges         the account's card charges, newest first
+//	GET  /v1/problems/{code} what an error type means
+//
+// Every /v1 request but the problems needs a bearer token, which names
+// the account (AccountOf). Every error is application/problem+json.
+// Retrylab-Fault (see Faults) makes a request fail on purpose.
+//
+// The zero Handler is not usable: set Store. The rest has defaults.
+type Handler struct {
+	Store Store
+	// Clock is the key store's time; the system clock if nil.
+	Clock idem.Clock
+	// Lease and TTL are the keeper's (idem.Keeper): how long a claim holds
+	// before a retry may take it over, and how long a key is remembered.
+	// Zero means idem.DefaultLease and idem.DefaultTTL.
+	Lease, TTL time.Duration
+	// Log, if set, is called once per request, after it was answered.
+	Log func(Entry)
+}
+
+// Entry describes one handled request, for a log line.
+type Entry struct {
+	Time    time.Time
+	Method  string
+	Path    string
+	Status  int    // 0 when the connection was dropped without an answer
+	Outcome string // idem's outcome for a payment ("executed", "replayed", ...), a problem code, or "ok"
+	Resumed string // for a takeover, the recovery point the work resumed from
+	Account string
+	Key     string
+	Fault   string
+	Took    time.Duration
+}
+
+// String is the entry as one log line.
+func (e Entry) String() string {
+	var b strings.Builder
+	b.WriteString(e.Method + " " + e.Path + " ")
+	if e.Status == 0 {
+		b.WriteString("---")
+	} else {
+		b.WriteString(strconv.Itoa(e.Status))
+	}
+	b.WriteString(" " + e.Outcome)
+	if e.Resumed != "" {
+		b.WriteString(" (resumed from " + strconv.Quote(e.Resumed) + ")")
+	}
+	if e.Account != "" {
+		b.WriteString(" " + e.Account)
+	}
+	if e.Key != "" {
+		b.WriteString(" key=" + strconv.Quote(e.Key))
+	}
+	if e.Fault != "" {
+		b.WriteString(" fault=" + e.Fault)
+	}
+	b.WriteString(" " + e.Took.Round(10*time.Microsecond).String())
+	return b.String()
+}
+
+// answer is what the handler sends back.
+type answer struct {
+	status     int
+	body       []byte
+	replayed   bool   // Idempotent-Replayed: true
+	retryAfter int    // seconds; Retry-After when > 0
+	location   string // Location, for a new payment
+	allow      string // Allow, for a 405
+	key        string // echoed in Idempotency-Key
+	// drop closes the connection without answering, where the server can
+	// (HTTP/1 on net/http); elsewhere, on Cloudflare Workers say, the
+	// answer is sent instead, a 502 or 504 standing for the silence.
+	drop    bool
+	outcome string
+	resumed string
+}
+
+// ServeHTTP implements http.Handler.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	e := Entry{Time: start, Method: r.Method, Path: r.URL.Path}
+	a := h.route(r, &e)
+	if a.outcome == "" {
+		a.outcome = "ok"
+	}
+	e.Status, e.Outcome, e.Resumed = a.status, a.outcome, a.resumed
+	if a.drop {
+		if conn := hijack(w); conn != nil {
+			// Log before closing: the line is written before the client
+			// can see the silence, so a log read after the client's error
+			// always has it.
+			e.Status = 0
+			h.log(e, start)
+			conn.Close()
+			return
+		}
+	}
+	write(w, a)
+	h.log(e, start)
+}
+
+func (h *Handler) log(e Entry, start time.Time) {
+	if h.Log != nil {
+		e.Took = time.Since(start)
+		h.Log(e)
+	}
+}
+
+// hijack takes the request's connection over, to close it without a word;
+// nil where the server cannot give it up (HTTP/2, a test recorder, a
+// worker), and the answer is sent instead.
+func hijack(w http.ResponseWriter) io.Closer {
+	hj, ok := w.(http.Hijacker)
+	if !ok {
+		return nil
+	}
+	conn, _, err := hj.Hijack()
+	if err != nil {
+		return nil
+	}
+	return conn
+}
+
+func write(w http.ResponseWriter, a answer) {
+	hd := w.Header()
+	if a.status >= 200 && a.status < 300 {
+		hd.Set("Content-Type", "application/json")
+	} else {
+		hd.Set("Content-Type", "application/problem+json")
+	}
+	hd.Set("Content-Length", strconv.Itoa(len(a.body)))
+	hd.Set("Cache-Control", "no-store")
+	if a.key != "" {
+		hd.Set(KeyHeader, a.key)
+	}
+	if a.replayed {
+		hd.Set(ReplayedHeader, "true")
+	}
+	if a.retryAfter > 0 {
+		hd.Set("Retry-After", strconv.Itoa(a.retryAfter))
+	}
+	if a.location != "" {
+		hd.Set("Location", a.location)
+	}
+	if a.allow != "" {
+		hd.Set("Allow", a.allow)
+	}
+	if a.status == http.StatusUnauthorized {
+		hd.Set("WWW-Authenticate", `Bearer realm="retrylab sandbox"`)
+	}
+	w.WriteHeader(a.status)
+	w.Write(a.body)
+}
+
+func (h *Handler) route(r *http.Request, e *Entry) answer {
+	p := r.URL.Path
+	switch {
+	case p == "/" || p == "/v1" || p == "/v1/":
+		if r.Method != http.MethodGet {
+			return methodNotAllowed("GET")
+		}
+		return answer{status: http.StatusOK, body: index}
+	case p == "/v1/payments":
+		if r.Method != http.MethodPost {
+			return methodNotAllowed("POST")
+		}
+		return h.createPayment(r, e)
+	case strings.HasPrefix(p, "/v1/problems/"):
+		if r.Method != http.MethodGet {
+			return methodNotAllowed("GET")
+		}
+		pr, ok := problems[strings.TrimPrefix(p, "/v1/problems/")]
+		if !ok {
+			return probNotFound.answer("no problem type " + strconv.Quote(strings.TrimPrefix(p, "/v1/problems/")))
+		}
+		return answer{status: http.StatusOK, body: jsonBody(struct {
+			Type        string `json:"type"`
+			Title       string `json:"title"`
+			Status      int    `json:"status"`
+			Description string `json:"description"`
+		}{pr.typeURI(), pr.title, pr.status, pr.about})}
+	case strings.HasPrefix(p, "/v1/payments/"), p == "/v1/charges":
+		if r.Method != http.MethodGet {
+			return methodNotAllowed("GET")
+		}
+		account, err := AccountOf(r.Header.Get("Authorization"))
+		if err != nil {
+			return probUnauthorized.answer(err.Error())
+		}
+		e.Account = account
+		if p == "/v1/charges" {
+			return h.listCharges(r, account)
+		}
+		return h.getPayment(r, account, strings.TrimPrefix(p, "/v1/payments/"))
+	}
+	return probNotFound.answer("no such path: " + p)
+}
+
+func methodNotAllowed(allow string) answer {
+	a := probMethod.answer("this path takes " + allow)
+	a.allow = allow
+	return a
+}
+
+// index is the answer to GET /: what the API has, for a curious curl.
+var index = jsonBody(struct {
+	Name      string   `json:"name"`
+	Endpoints []string `json:"endpoints"`
+	Headers   []string `json:"headers"`
+	Problems  []string `json:"problems"`
+}{
+	Name: "retrylab sandbox payments API",
+	Endpoints: []string{
+		`POST /v1/payments {"amount": 2500, "currency": "usd"}`,
+		"GET /v1/payments/{id}",
+		"GET /v1/charges",
+		"GET /v1/problems/{code}",
+	},
+	Headers: []string{
+		"Authorization: Bearer TOKEN (any token: it names your sandbox account)",
+		"Idempotency-Key: KEY (required on POST; 1 to 255 printable ASCII characters)",
+		"Retrylab-Fault: " + FaultNames,
+	},
+	Problems: problemCodes(),
+})
+
+// clock returns the handler's clock.
+func (h *Handler) clock() idem.Clock {
+	if h.Clock != nil {
+		return h.Clock
+	}
+	return idem.ClockFunc(time.Now)
+}
+
+// crash is the panic with which crash-after-charge stops the work, the
+// way a process dies: nothing after it in the request runs.
+type crash struct{}
+
+func (h *Handler) createPayment(r *http.Request, e *Entry) (a answer) {
+	faults, err := ParseFaults(r.Header.Values(FaultHeader))
+	if err != nil {
+		return probInvalidFault.answer(err.Error())
+	}
+	e.Fault = faults.String()
+	if faults.LoseRequest {
+		a = probRequestLost.answer("the request was lost on its way: nothing happened")
+		a.drop = true
+		return a
+	}
+	account, err := AccountOf(r.Header.Get("Authorization"))
+	if err != nil {
+		return probUnauthorized.answer(err.Error())
+	}
+	e.Account = account
+	key, err := ParseKey(r.Header.Values(KeyHeader))
+	switch {
+	case errors.Is(err, idem.ErrMissingKey):
+		return probMissingKey.answer("send an Idempotency-Key header, a new one for each payment, the same one on its retries")
+	case err != nil:
+		return probInvalidKey.answer(strings.TrimPrefix(strings.TrimPrefix(err.Error(), "idem: "), "idemhttp: "))
+	}
+	e.Key = key
+	if r.ContentLength > MaxBody {
+		return probTooLarge.answer("Content-Length is " + strconv.FormatInt(r.ContentLength, 10) + " bytes; the limit is " + strconv.Itoa(MaxBody))
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, MaxBody+1))
+	switch {
+	case err != nil:
+		return probInvalidRequest.answer("reading the body: " + err.Error())
+	case len(body) > MaxBody:
+		return probTooLarge.answer("the body is longer than " + strconv.Itoa(MaxBody) + " bytes")
+	}
+	req, err := ParsePayment(body)
+	if err != nil {
+		return probInvalidRequest.answer(err.Error())
+	}
+
+	// The payment goes on when the client hangs up, as a real server's
+	// would: a lost response must not mean a lost payment.
+	ctx := context.WithoutCancel(r.Context())
+	keeper := idem.Keeper{Store: h.Store, Clock: h.clock(), Lease: h.Lease, TTL: h.TTL}
+	var (
+		worked answer // the work's own answer, kept for a release
+		resp   idem.Response
+	)
+	crashed := func() (crashed bool) {
+		defer func() {
+			if v := recover(); v != nil {
+				if _, ok := v.(crash); !ok {
+					panic(v)
+				}
+				crashed = true
+			}
+		}()
+		resp, err = keeper.Do(ctx, account, key, body, func(ctx context.Context, c *idem.Claim) (int, []byte, error) {
+			var werr error
+			worked, werr = h.pay(ctx, c, req, faults)
+			return worked.status, worked.body, werr
+		})
+		return false
+	}()
+	if crashed {
+		a = probCrashed.answer("the server crashed after charging the card; its claim on the key holds until its lease runs out")
+		a.drop = true
+		return a
+	}
+
+	switch {
+	case errors.Is(err, idem.ErrNothingHappened):
+		a = worked // resp.Outcome is Released
+	case errors.Is(err, idem.ErrNotHeld):
+		a = probKeyInUse.answer("this request's claim on the key was taken over by a retry while it ran; retry to get that one's answer")
+		a.retryAfter = idem.RetryAfter
+	case err != nil:
+		a = probInternal.answer("the key store failed: " + err.Error())
+	case resp.Outcome == idem.Mismatch:
+		a = probKeyReused.answer("key " + strconv.Quote(key) + " was first used with a different body; nothing was charged")
+	case resp.Outcome == idem.InProgress:
+		a = probKeyInUse.answer("key " + strconv.Quote(key) + " is still being processed; nothing more was charged")
+		a.retryAfter = resp.RetryAfter
+	default: // Executed or Replayed
+		a = answer{status: resp.Status, body: resp.Body, replayed: resp.Outcome == idem.Replayed, resumed: resp.ResumedFrom}
+		if a.status == http.StatusCreated {
+			var p struct{ ID string }
+			if json.Unmarshal(a.body, &p) == nil && p.ID != "" {
+				a.location = "/v1/payments/" + p.ID
+			}
+		}
+	}
+	if resp.Outcome != "" {
+		a.outcome = string(resp.Outcome)
+	}
+	a.key = key
+	if faults.LoseResponse {
+		lost := probResponseLost.answer("the server handled the request (" + strconv.Itoa(a.status) + "), then its answer was lost")
+		lost.drop, lost.outcome, lost.resumed = true, a.outcome+", response lost", a.resumed
+		return lost
+	}
+	return a
+}
+
+// Recovery points of a payment's work, recorded with Checkpoint:
+//
+//	"payment PAY"        the payment's id is chosen; nothing charged yet, unless by a crashed claimant
+//	"charged PAY CH"     charge CH was taken for payment PAY
+//
+// A takeover resumes from the last one: it charges again only through
+// Ledger.Charge, which takes at most one charge per payment id.
+const (
+	pointPayment = "payment"
+	pointCharged = "charged"
+)
+
+// pay is the work of POST /v1/payments under a claimed key.
+func (h *Handler) pay(ctx context.Context, c *idem.Claim, req PaymentRequest, f Faults) (answer, error) {
+	var payID, chargeID string
+	if fields := strings.Fields(c.RecoveryPoint()); len(fields) >= 2 {
+		payID = fields[1]
+		if fields[0] == pointCharged && len(fields) == 3 {
+			chargeID = fields[2]
+		}
+	}
+	if payID == "" {
+		if f.Unavailable {
+			a := probUnavailable.answer("the card network refused the connection; nothing was charged and nothing saved")
+			a.retryAfter = idem.RetryAfter
+			return a, idem.NothingHappened(errors.New("card network unavailable"))
+		}
+		payID = newID("pay_")
+		if err := c.Checkpoint(ctx, pointPayment+" "+payID); err != nil {
+			// Nothing is charged yet: release the key for a clean retry.
+			return probInternal.answer("recording the payment's start failed: " + err.Error()), idem.NothingHappened(err)
+		}
+	}
+	payment := Payment{ID: payID, Account: c.Account(), Amount: req.Amount, Currency: req.Currency,
+		Status: PaymentSucceeded, Key: c.Key(), Created: c.Created()}
+	if f.Slow > 0 {
+		time.Sleep(f.Slow)
+	}
+	if chargeID == "" {
+		if f.Decline {
+			payment.Status = PaymentDeclined
+			p, err := h.Store.SavePayment(ctx, payment)
+			if err != nil {
+				return probInternal.answer("saving the declined payment failed: " + err.Error()), err
+			}
+			body := jsonBody(problemDoc{Type: probDeclined.typeURI(), Title: probDeclined.title, Status: probDeclined.status,
+				Detail: "the card network declined the charge of " + strconv.FormatInt(p.Amount, 10) + " " + p.Currency, Payment: p.ID})
+			return answer{status: probDeclined.status, body: body}, nil
+		}
+		ch, _, err := h.Store.Charge(ctx, Charge{ID: newID("ch_"), Account: c.Account(), PaymentID: payID,
+			Amount: req.Amount, Currency: req.Currency, Key: c.Key(), Created: h.clock().Now()})
+		if err != nil {
+			// Whether the charge was taken is unknown: the failure is saved,
+			// as Stripe saves its 500s.
+			return probInternal.answer("charging the card failed: " + err.Error()), err
+		}
+		chargeID = ch.ID
+		if err := c.Checkpoint(ctx, pointCharged+" "+payID+" "+chargeID); errors.Is(err, idem.ErrNotHeld) {
+			return probInternal.answer("lost the key to a retry"), err
+		}
+		// Another failure to checkpoint costs nothing: a takeover would
+		// charge again through Ledger.Charge and get this same charge.
+		if f.CrashAfterCharge {
+			panic(crash{})
+		}
+	}
+	payment.ChargeID = chargeID
+	p, err := h.Store.SavePayment(ctx, payment)
+	if err != nil {
+		return probInternal.answer("saving the payment failed after the charge: " + err.Error()), err
+	}
+	return answer{status: http.StatusCreated, body: jsonBody(paymentJSON(p))}, nil
+}
+
+// paymentDoc is a payment's JSON.
+type paymentDoc struct {
+	ID             string `json:"id"`
+	Object         string `json:"object"`
+	Amount         int64  `json:"amount"`
+	Currency       string `json:"currency"`
+	Status         string `json:"status"`
+	Charge         string `json:"charge,omitempty"`
+	IdempotencyKey string `json:"idempotency_key"`
+	Created        int64  `json:"created"`
+}
+
+func paymentJSON(p Payment) paymentDoc {
+	return paymentDoc{ID: p.ID, Object: "payment", Amount: p.Amount, Currency: p.Currency, Status: p.Status,
+		Charge: p.ChargeID, IdempotencyKey: p.Key, Created: p.Created.Unix()}
+}
+
+func (h *Handler) getPayment(r *http.Request, account, id string) answer {
+	p, ok, err := h.Store.Payment(r.Context(), account, id)
+	switch {
+	case err != nil:
+		return probInternal.answer("reading the payment failed: " + err.Error())
+	case !ok:
+		return probNotFound.answer("no payment " + strconv.Quote(id) + " in this account")
+	}
+	return answer{status: http.StatusOK, body: jsonBody(paymentJSON(p))}
+}
+
+// Limits of GET /v1/charges?limit=N.
+const (
+	defaultChargeLimit = 100
+	maxChargeLimit     = 1000
+)
+
+func (h *Handler) listCharges(r *http.Request, account string) answer {
+	limit := defaultChargeLimit
+	if s := r.URL.Query().Get("limit"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 || n > maxChargeLimit {
+			return probInvalidRequest.answer("limit=" + s + ": want a whole number from 1 to " + strconv.Itoa(maxChargeLimit))
+		}
+		limit = n
+	}
+	charges, total, err := h.Store.Charges(r.Context(), account, limit)
+	if err != nil {
+		return probInternal.answer("reading the charges failed: " + err.Error())
+	}
+	type chargeDoc struct {
+		ID             string `json:"id"`
+		Object         string `json:"object"`
+		Amount         int64  `json:"amount"`
+		Currency       string `json:"currency"`
+		Payment        string `json:"payment"`
+		IdempotencyKey string `json:"idempotency_key"`
+		Created        int64  `json:"created"`
+	}
+	doc := struct {
+		Object  string      `json:"object"`
+		Account string      `json:"account"`
+		Count   int         `json:"count"`
+		HasMore bool        `json:"has_more"`
+		Data    []chargeDoc `json:"data"`
+	}{Object: "list", Account: account, Count: total, HasMore: total > len(charges), Data: []chargeDoc{}}
+	for _, c := range charges {
+		doc.Data = append(doc.Data, chargeDoc{c.ID, "charge", c.Amount, c.Currency, c.PaymentID, c.Key, c.Created.Unix()})
+	}
+	return answer{status: http.StatusOK, body: jsonBody(doc)}
+}
+
+// newID returns prefix and 16 random base-32 characters (80 bits): ids
+// that no two servers, nor two runs of one, will ever both make.
+func newID(prefix string) string {
+	var b [10]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic("idemhttp: no randomness: " + err.Error())
+	}
+	return prefix + strings.ToLower(base32.StdEncoding.EncodeToString(b[:]))
+}

@@ -1,0 +1,285 @@
+package idemhttp
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/retrylab/retrylab/engine/idem"
+)
+
+// Limits on what a request may carry.
+const (
+	// MaxBody is the largest request body read, in bytes: 64 KiB. A
+	// payment is about 40 bytes of JSON; the limit leaves room for any
+	// sane client and keeps a hostile one from making the server buffer
+	// and hash megabytes per request.
+	MaxBody = 64 << 10
+	// MaxAmount is the largest amount, in the currency's smallest unit:
+	// 99,999,999 (eight digits, 999,999.99 in a two-decimal currency, the
+	// ceiling Stripe documents for a charge).
+	MaxAmount = 99_999_999
+	// MaxSlow is the longest delay slow=MS may ask for: 10 s, the card
+	// network call the lease arithmetic in idem.DefaultLease allows for,
+	// so that a slow request is still within its lease.
+	MaxSlow = 10 * time.Second
+)
+
+// Errors of ParseKey, besides idem.CheckKey's.
+var (
+	ErrKeyRepeated = errors.New("idemhttp: more than one Idempotency-Key header")
+	ErrKeyQuoting  = errors.New(`idemhttp: a quoted Idempotency-Key must be one structured-field string: "...", with only \" and \\ escaped`)
+)
+
+// ParseKey reads the Idempotency-Key header from its field values (as
+// http.Header.Values returns them). The key may be sent bare, as Stripe's
+// clients do (Idempotency-Key: 8e03978e-40d5), or as the structured-field
+// string of the IETF draft (Idempotency-Key: "8e03978e-40d5"); both name
+// the same key. It must then pass idem.CheckKey: 1 to 255 printable ASCII
+// characters. A missing header is idem.ErrMissingKey.
+func ParseKey(values []string) (string, error) {
+	switch len(values) {
+	case 0:
+		return "", idem.ErrMissingKey
+	case 1:
+	default:
+		return "", ErrKeyRepeated
+	}
+	v := strings.Trim(values[0], " \t")
+	key := v
+	if strings.HasPrefix(v, `"`) {
+		var ok bool
+		if key, ok = unquote(v); !ok {
+			return "", ErrKeyQuoting
+		}
+	}
+	if err := idem.CheckKey(key); err != nil {
+		return "", err
+	}
+	return key, nil
+}
+
+// unquote decodes an sf-string (RFC 9651, 3.3.3): printable ASCII between
+// double quotes, where only \" and \\ are escapes.
+func unquote(v string) (string, bool) {
+	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
+		return "", false
+	}
+	var b strings.Builder
+	for i := 1; i < len(v)-1; i++ {
+		c := v[i]
+		switch {
+		case c == '\\':
+			i++
+			if i == len(v)-1 || (v[i] != '"' && v[i] != '\\') {
+				return "", false
+			}
+			b.WriteByte(v[i])
+		case c == '"':
+			return "", false
+		case c < 0x20 || c > 0x7e:
+			return "", false
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String(), true
+}
+
+// Faults are what a request asks the server to do wrong, with the
+// Retrylab-Fault header: a comma-separated list of
+//
+//	lose-request        the request never arrives: nothing happens, no answer
+//	lose-response       the work is done, then the answer is lost
+//	slow=MS             the work takes MS milliseconds longer (0 to 10000)
+//	crash-after-charge  the server dies right after charging the card
+//	decline             the card network declines the card (402, saved)
+//	unavailable         the card network cannot be reached (503, not saved)
+type Faults struct {
+	LoseRequest      bool
+	LoseResponse     bool
+	Slow             time.Duration
+	CrashAfterCharge bool
+	Decline          bool
+	Unavailable      bool
+}
+
+// FaultNames lists the faults Retrylab-Fault knows, for messages.
+const FaultNames = "lose-request, lose-response, slow=MS, crash-after-charge, decline, unavailable"
+
+// ParseFaults reads the Retrylab-Fault header from its field values. No
+// header means no faults.
+func ParseFaults(values []string) (Faults, error) {
+	var f Faults
+	seen := map[string]bool{}
+	for _, v := range values {
+		for _, item := range strings.Split(v, ",") {
+			item = strings.Trim(item, " \t")
+			if item == "" {
+				continue
+			}
+			name, arg, hasArg := strings.Cut(item, "=")
+			if seen[name] {
+				return Faults{}, errors.New("fault " + strconv.Quote(name) + " listed twice")
+			}
+			seen[name] = true
+			if hasArg != (name == "slow") {
+				if hasArg {
+					return Faults{}, errors.New("fault " + strconv.Quote(name) + " takes no value")
+				}
+				return Faults{}, errors.New(`fault "slow" needs a value: slow=MS, 0 to ` + strconv.Itoa(int(MaxSlow/time.Millisecond)))
+			}
+			switch name {
+			case "lose-request":
+				f.LoseRequest = true
+			case "lose-response":
+				f.LoseResponse = true
+			case "crash-after-charge":
+				f.CrashAfterCharge = true
+			case "decline":
+				f.Decline = true
+			case "unavailable":
+				f.Unavailable = true
+			case "slow":
+				ms, err := strconv.Atoi(arg)
+				if err != nil || ms < 0 || time.Duration(ms)*time.Millisecond > MaxSlow || strings.HasPrefix(arg, "+") {
+					return Faults{}, errors.New("slow=" + arg + ": want a whole number of milliseconds from 0 to " + strconv.Itoa(int(MaxSlow/time.Millisecond)))
+				}
+				f.Slow = time.Duration(ms) * time.Millisecond
+			default:
+				return Faults{}, errors.New("unknown fault " + strconv.Quote(item) + " (known: " + FaultNames + ")")
+			}
+		}
+	}
+	return f, nil
+}
+
+// String lists the faults in the header's syntax, "" for none.
+func (f Faults) String() string {
+	var out []string
+	add := func(on bool, name string) {
+		if on {
+			out = append(out, name)
+		}
+	}
+	add(f.LoseRequest, "lose-request")
+	add(f.LoseResponse, "lose-response")
+	add(f.Slow > 0, "slow="+strconv.FormatInt(f.Slow.Milliseconds(), 10))
+	add(f.CrashAfterCharge, "crash-after-charge")
+	add(f.Decline, "decline")
+	add(f.Unavailable, "unavailable")
+	return strings.Join(out, ",")
+}
+
+// PaymentRequest is the body of POST /v1/payments.
+type PaymentRequest struct {
+	Amount   int64  // 1 to MaxAmount, in the currency's smallest unit
+	Currency string // three letters, lower-cased
+}
+
+// ParsePayment reads a payment request: one JSON object with exactly the
+// members "amount", a whole number from 1 to MaxAmount written without
+// fraction or exponent, and "currency", three ASCII letters. The JSON must
+// also pass idem.Canonical (no duplicate members, valid UTF-8), since the
+// body's canonical form is its fingerprint.
+func ParsePayment(body []byte) (PaymentRequest, error) {
+	canon, err := idem.Canonical(body)
+	if err != nil {
+		var se *idem.SyntaxError
+		if errors.As(err, &se) {
+			return PaymentRequest{}, errors.New("the body is not valid JSON: at byte " + strconv.Itoa(se.Offset) + ": " + se.Msg)
+		}
+		return PaymentRequest{}, err
+	}
+	if canon[0] != '{' {
+		return PaymentRequest{}, errors.New(`the body must be a JSON object like {"amount":2500,"currency":"usd"}`)
+	}
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(canon, &members); err != nil {
+		return PaymentRequest{}, errors.New("the body is not a JSON object: " + err.Error())
+	}
+	for name := range members {
+		if name != "amount" && name != "currency" {
+			return PaymentRequest{}, errors.New("unknown member " + strconv.Quote(name) + ` (a payment has "amount" and "currency")`)
+		}
+	}
+	var req PaymentRequest
+	amount, ok := members["amount"]
+	if !ok {
+		return PaymentRequest{}, errors.New(`"amount" is missing: a whole number of cents, like 2500`)
+	}
+	if req.Amount, ok = wholeNumber(amount); !ok || req.Amount > MaxAmount {
+		return PaymentRequest{}, errors.New(`"amount" is ` + string(amount) + ": want a whole number from 1 to " + strconv.Itoa(MaxAmount) + ", in cents, like 2500")
+	}
+	raw, ok := members["currency"]
+	if !ok {
+		return PaymentRequest{}, errors.New(`"currency" is missing: three letters, like "usd"`)
+	}
+	var cur string
+	if json.Unmarshal(raw, &cur) != nil || !threeLetters(cur) {
+		return PaymentRequest{}, errors.New(`"currency" is ` + string(raw) + `: want three letters, like "usd"`)
+	}
+	req.Currency = strings.ToLower(cur)
+	return req, nil
+}
+
+// wholeNumber reads a JSON number written as [1-9][0-9]*, up to 18 digits.
+func wholeNumber(raw []byte) (int64, bool) {
+	if len(raw) == 0 || len(raw) > 18 || raw[0] < '1' || raw[0] > '9' {
+		return 0, false
+	}
+	var n int64
+	for _, c := range raw {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	return n, true
+}
+
+func threeLetters(s string) bool {
+	if len(s) != 3 {
+		return false
+	}
+	for i := 0; i < 3; i++ {
+		if c := s[i] | 0x20; c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+// ErrNoToken is returned by AccountOf for a request without a bearer token.
+var ErrNoToken = errors.New("idemhttp: no bearer token: send Authorization: Bearer <any token of your choosing>")
+
+// AccountOf names the sandbox account of an Authorization header value:
+// any bearer token names an account, "acct_" and the first 16 hex digits
+// of the SHA-256 of the token, so that the token itself is never stored
+// or shown. The same token is the same account, everywhere.
+func AccountOf(authorization string) (string, error) {
+	scheme, token, ok := strings.Cut(strings.Trim(authorization, " \t"), " ")
+	token = strings.Trim(token, " \t")
+	if !ok || !strings.EqualFold(scheme, "Bearer") || token == "" || strings.ContainsAny(token, " \t") {
+		return "", ErrNoToken
+	}
+	sum := sha256.Sum256([]byte(token))
+	return "acct_" + hex.EncodeToString(sum[:8]), nil
+}
+
+// jsonBody encodes v the way every answer is written: indented by two
+// spaces, ending with a newline, so that it reads well in a terminal.
+func jsonBody(v any) []byte {
+	var b bytes.Buffer
+	e := json.NewEncoder(&b)
+	e.SetIndent("", "  ")
+	if err := e.Encode(v); err != nil {
+		panic("idemhttp: encoding " + err.Error()) // only fixed types are encoded
+	}
+	return b.Bytes()
+}

@@ -1,0 +1,94 @@
+package idemhttp
+
+import (
+	"net/http"
+	"sort"
+)
+
+// A problem is a kind of error answer: RFC 9457 problem details, served
+// as application/problem+json. Its type, "/v1/problems/CODE", is a URI
+// reference the server itself answers with the problem's description.
+type problem struct {
+	code   string
+	status int
+	title  string
+	about  string // the description GET /v1/problems/CODE gives
+}
+
+var (
+	probUnauthorized = problem{"unauthorized", http.StatusUnauthorized, "Missing bearer token",
+		"Send Authorization: Bearer TOKEN. Any token works: it names a sandbox account of its own, and keys are scoped to it."}
+	probMissingKey = problem{"missing-idempotency-key", http.StatusBadRequest, "Missing Idempotency-Key",
+		"POST /v1/payments needs an Idempotency-Key header: a value unique to this payment intent, sent again unchanged on every retry of it."}
+	probInvalidKey = problem{"invalid-idempotency-key", http.StatusBadRequest, "Invalid Idempotency-Key",
+		"An Idempotency-Key is 1 to 255 printable ASCII characters, sent once, bare or as a quoted structured-field string."}
+	probInvalidFault = problem{"invalid-fault", http.StatusBadRequest, "Invalid Retrylab-Fault",
+		"Retrylab-Fault lists faults to inject: " + FaultNames + "."}
+	probTooLarge = problem{"body-too-large", http.StatusRequestEntityTooLarge, "Request body too large",
+		"A request body may be at most 65536 bytes; a larger one is refused without being read."}
+	probInvalidRequest = problem{"invalid-request", http.StatusBadRequest, "Invalid payment request",
+		`The body must be a JSON object with "amount" (a whole number of cents, 1 to 99999999) and "currency" (three letters).`}
+	probKeyReused = problem{"idempotency-key-reused", http.StatusUnprocessableEntity, "Idempotency-Key reused with another body",
+		"This key was first used with a different request body. A key stands for one request: send a new key for a new payment."}
+	probKeyInUse = problem{"idempotency-key-in-use", http.StatusConflict, "Request with this Idempotency-Key in progress",
+		"The first request with this key has not finished. Retry after the seconds in Retry-After: you will get its answer."}
+	probDeclined = problem{"card-declined", http.StatusPaymentRequired, "Card declined",
+		"The card network declined the charge. The answer is saved: a retry with the same key gets it again."}
+	probUnavailable = problem{"card-network-unavailable", http.StatusServiceUnavailable, "Card network unavailable",
+		"The card network could not be reached and nothing was charged. Nothing was saved either: retry with the same key."}
+	probInternal = problem{"internal", http.StatusInternalServerError, "Internal error",
+		"The server failed. If the work had begun, the failure is saved and a retry with the same key gets it again; if not, the retry runs afresh."}
+	probNotFound = problem{"not-found", http.StatusNotFound, "Not found",
+		"Nothing here for this account. The API has POST /v1/payments, GET /v1/payments/{id} and GET /v1/charges."}
+	probMethod = problem{"method-not-allowed", http.StatusMethodNotAllowed, "Method not allowed",
+		"The Allow header lists the methods this path takes."}
+	probRequestLost = problem{"request-lost", http.StatusGatewayTimeout, "Request lost (Retrylab-Fault)",
+		"With Retrylab-Fault: lose-request the request never reached the payments code: nothing happened. Where the connection can be dropped it is; elsewhere this 504 stands for the silence."}
+	probResponseLost = problem{"response-lost", http.StatusGatewayTimeout, "Response lost (Retrylab-Fault)",
+		"With Retrylab-Fault: lose-response the request was handled and then its answer lost. Where the connection can be dropped it is; elsewhere this 504 stands for the silence. Did it charge? Only a retry with the same key tells safely."}
+	probCrashed = problem{"server-crashed", http.StatusBadGateway, "Server crashed (Retrylab-Fault)",
+		"With Retrylab-Fault: crash-after-charge the server died after charging the card, before answering. Its claim on the key stays until its lease runs out; then a retry takes over and finishes the payment without charging again."}
+)
+
+// problems are the problem types by code, for GET /v1/problems/CODE.
+var problems = func() map[string]problem {
+	m := map[string]problem{}
+	for _, p := range []problem{probUnauthorized, probMissingKey, probInvalidKey, probInvalidFault, probTooLarge,
+		probInvalidRequest, probKeyReused, probKeyInUse, probDeclined, probUnavailable, probInternal, probNotFound,
+		probMethod, probRequestLost, probResponseLost, probCrashed} {
+		m[p.code] = p
+	}
+	return m
+}()
+
+// problemCodes lists the codes in order, for the index.
+func problemCodes() []string {
+	var codes []string
+	for c := range problems {
+		codes = append(codes, c)
+	}
+	sort.Strings(codes)
+	return codes
+}
+
+// problemDoc is the JSON of a problem answer. Payment is set for a
+// declined card, so that the saved answer names the payment.
+type problemDoc struct {
+	Type    string `json:"type"`
+	Title   string `json:"title"`
+	Status  int    `json:"status"`
+	Detail  string `json:"detail,omitempty"`
+	Payment string `json:"payment,omitempty"`
+}
+
+func (p problem) typeURI() string { return "/v1/problems/" + p.code }
+
+// body is the problem's JSON with detail.
+func (p problem) body(detail string) []byte {
+	return jsonBody(problemDoc{Type: p.typeURI(), Title: p.title, Status: p.status, Detail: detail})
+}
+
+// answer is an answer of this problem, with detail.
+func (p problem) answer(detail string) answer {
+	return answer{status: p.status, body: p.body(detail), outcome: p.code}
+}

@@ -1,0 +1,383 @@
+// Package sqlstore keeps the API's idempotency keys and ledger in a SQL
+// database through database/sql: SQLite (and Cloudflare D1, which is
+// SQLite) or PostgreSQL. It imports no driver: package sqlite and package
+// postgres below open a database with theirs, and cmd/worker hands it D1's.
+//
+// Every method is one statement, or two where the first may find nothing
+// to do and the second reads what is there, never a transaction: D1 has
+// none, and one statement is atomic everywhere. Times are stored as
+// microseconds since 1970 (UTC), in integers that D1's JavaScript numbers
+// hold exactly: 2^53 µs is 285 years past 1970.
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/retrylab/retrylab/engine/idem"
+	"github.com/retrylab/retrylab/engine/idem/idemhttp"
+)
+
+// Dialect is a SQL flavour.
+type Dialect struct {
+	name     string
+	blob     string // the type of binary columns
+	identity string // the charges' sequence column, in order of insertion
+	question bool   // placeholders ?1, ?2 (SQLite, D1) instead of $1, $2
+}
+
+var (
+	// SQLite is SQLite's SQL, and Cloudflare D1's.
+	SQLite = Dialect{name: "sqlite", blob: "BLOB", identity: "seq INTEGER PRIMARY KEY", question: true}
+	// Postgres is PostgreSQL's SQL.
+	Postgres = Dialect{name: "postgres", blob: "BYTEA", identity: "seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY"}
+)
+
+// String returns the dialect's name.
+func (d Dialect) String() string { return d.name }
+
+// sql rewrites a query written with $1 placeholders for the dialect.
+func (d Dialect) sql(q string) string {
+	if d.question {
+		return strings.ReplaceAll(q, "$", "?")
+	}
+	return q
+}
+
+// Schema returns the statements that create the tables, each safe to run
+// again.
+func (d Dialect) Schema() []string {
+	return []string{
+		`CREATE TABLE IF NOT EXISTS idempotency_keys (
+  account        TEXT    NOT NULL,
+  idem_key       TEXT    NOT NULL,
+  fingerprint    TEXT    NOT NULL,
+  state          TEXT    NOT NULL, -- 'in-flight' or 'done'
+  status         INTEGER NOT NULL, -- the saved answer's status; 0 while in flight
+  body           ` + d.blob + `,          -- the saved answer's body; NULL while in flight
+  created        BIGINT  NOT NULL, -- µs since 1970, as every time here
+  expires_at     BIGINT  NOT NULL,
+  locked_until   BIGINT  NOT NULL,
+  fence          BIGINT  NOT NULL,
+  recovery_point TEXT    NOT NULL,
+  PRIMARY KEY (account, idem_key)
+)`,
+		`CREATE INDEX IF NOT EXISTS idempotency_keys_expires_at ON idempotency_keys (expires_at)`,
+		`CREATE TABLE IF NOT EXISTS payments (
+  id        TEXT    PRIMARY KEY,
+  account   TEXT    NOT NULL,
+  amount    BIGINT  NOT NULL,
+  currency  TEXT    NOT NULL,
+  status    TEXT    NOT NULL,
+  charge_id TEXT    NOT NULL,
+  idem_key  TEXT    NOT NULL,
+  created   BIGINT  NOT NULL
+)`,
+		`CREATE TABLE IF NOT EXISTS charges (
+  ` + d.identity + `,
+  id         TEXT   NOT NULL UNIQUE,
+  account    TEXT   NOT NULL,
+  payment_id TEXT   NOT NULL UNIQUE, -- one charge per payment: the card network's idempotency
+  amount     BIGINT NOT NULL,
+  currency   TEXT   NOT NULL,
+  idem_key   TEXT   NOT NULL,
+  created    BIGINT NOT NULL
+)`,
+		`CREATE INDEX IF NOT EXISTS charges_account_created ON charges (account, created)`,
+	}
+}
+
+// Store is an idemhttp.Store in a SQL database.
+type Store struct {
+	db *sql.DB
+	d  Dialect
+	q  queries
+}
+
+// New returns a store on db, which speaks d. The tables must exist: see
+// Migrate.
+func New(db *sql.DB, d Dialect) *Store {
+	s := &Store{db: db, d: d}
+	s.q = queries{
+		claim:      d.sql(claimSQL),
+		get:        d.sql(getSQL),
+		complete:   d.sql(completeSQL),
+		checkpoint: d.sql(checkpointSQL),
+		release:    d.sql(releaseSQL),
+		purge:      d.sql(purgeSQL),
+		charge:     d.sql(chargeSQL),
+		chargeOf:   d.sql(chargeOfSQL),
+		save:       d.sql(saveSQL),
+		paymentID:  d.sql(paymentIDSQL),
+		payment:    d.sql(paymentSQL),
+		count:      d.sql(countSQL),
+		charges:    d.sql(chargesSQL),
+	}
+	return s
+}
+
+// Migrate creates the tables that do not exist yet.
+func (s *Store) Migrate(ctx context.Context) error {
+	for _, stmt := range s.d.Schema() {
+		if _, err := s.db.ExecContext(ctx, stmt); err != nil {
+			return errors.New("sqlstore: creating the " + s.d.name + " schema: " + err.Error())
+		}
+	}
+	return nil
+}
+
+// DB returns the store's database.
+func (s *Store) DB() *sql.DB { return s.db }
+
+// Close closes the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+type queries struct {
+	claim, get, complete, checkpoint, release, purge string
+	charge, chargeOf, save, paymentID, payment       string
+	count, charges                                   string
+}
+
+const recordCols = `account, idem_key, fingerprint, state, status, body, created, expires_at, locked_until, fence, recovery_point`
+
+// claimSQL inserts a claim, or takes over the stored one when it expired
+// (a fresh claim, new Created) or when its lease lapsed and the body is
+// the same (a takeover, keeping Created, ExpiresAt and the recovery
+// point); either way with the next fence. It returns the row only when
+// the caller holds it.
+const claimSQL = `INSERT INTO idempotency_keys (` + recordCols + `)
+VALUES ($1, $2, $3, 'in-flight', 0, NULL, $4, $5, $6, 1, $7)
+ON CONFLICT (account, idem_key) DO UPDATE SET
+  fence = idempotency_keys.fence + 1,
+  state = 'in-flight',
+  status = 0,
+  body = NULL,
+  fingerprint = excluded.fingerprint,
+  locked_until = excluded.locked_until,
+  created = CASE WHEN idempotency_keys.expires_at <= excluded.created THEN excluded.created ELSE idempotency_keys.created END,
+  expires_at = CASE WHEN idempotency_keys.expires_at <= excluded.created THEN excluded.expires_at ELSE idempotency_keys.expires_at END,
+  recovery_point = CASE WHEN idempotency_keys.expires_at <= excluded.created THEN excluded.recovery_point ELSE idempotency_keys.recovery_point END
+WHERE idempotency_keys.expires_at <= excluded.created
+   OR (idempotency_keys.state = 'in-flight' AND idempotency_keys.locked_until <= excluded.created
+       AND idempotency_keys.fingerprint = excluded.fingerprint)
+RETURNING ` + recordCols
+
+const (
+	getSQL        = `SELECT ` + recordCols + ` FROM idempotency_keys WHERE account = $1 AND idem_key = $2`
+	completeSQL   = `UPDATE idempotency_keys SET state = 'done', status = $4, body = $5, recovery_point = $6 WHERE account = $1 AND idem_key = $2 AND state = 'in-flight' AND fence = $3`
+	checkpointSQL = `UPDATE idempotency_keys SET recovery_point = $4 WHERE account = $1 AND idem_key = $2 AND state = 'in-flight' AND fence = $3`
+	releaseSQL    = `DELETE FROM idempotency_keys WHERE account = $1 AND idem_key = $2 AND state = 'in-flight' AND fence = $3`
+	purgeSQL      = `DELETE FROM idempotency_keys WHERE expires_at <= $1`
+
+	chargeCols  = `id, account, payment_id, amount, currency, idem_key, created`
+	chargeSQL   = `INSERT INTO charges (` + chargeCols + `) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (payment_id) DO NOTHING RETURNING ` + chargeCols
+	chargeOfSQL = `SELECT ` + chargeCols + ` FROM charges WHERE payment_id = $1`
+	countSQL    = `SELECT COUNT(*) FROM charges WHERE account = $1`
+	chargesSQL  = `SELECT ` + chargeCols + ` FROM charges WHERE account = $1 ORDER BY created DESC, seq DESC LIMIT $2`
+
+	paymentCols  = `id, account, amount, currency, status, charge_id, idem_key, created`
+	saveSQL      = `INSERT INTO payments (` + paymentCols + `) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (id) DO NOTHING RETURNING ` + paymentCols
+	paymentIDSQL = `SELECT ` + paymentCols + ` FROM payments WHERE id = $1`
+	paymentSQL   = `SELECT ` + paymentCols + ` FROM payments WHERE id = $1 AND account = $2`
+)
+
+func micros(t time.Time) int64      { return t.UnixMicro() }
+func fromMicros(us int64) time.Time { return time.UnixMicro(us).UTC() }
+
+// scanner is a *sql.Row or *sql.Rows.
+type scanner interface{ Scan(dest ...any) error }
+
+func scanRecord(row scanner) (idem.Record, error) {
+	var r idem.Record
+	var state string
+	var created, expires, locked int64
+	if err := row.Scan(&r.Account, &r.Key, &r.Fingerprint, &state, &r.Status, &r.Body,
+		&created, &expires, &locked, &r.Fence, &r.RecoveryPoint); err != nil {
+		return idem.Record{}, err
+	}
+	switch state {
+	case "in-flight":
+		r.State = idem.InFlight
+	case "done":
+		r.State = idem.Done
+	default:
+		return idem.Record{}, errors.New("sqlstore: unknown state " + state)
+	}
+	r.Created, r.ExpiresAt, r.LockedUntil = fromMicros(created), fromMicros(expires), fromMicros(locked)
+	return r, nil
+}
+
+// claimRetries bounds Claim's loop: a claim finds no row to return only
+// when the key's record was released between its two statements, and
+// then the next round claims it.
+const claimRetries = 8
+
+// Claim implements idem.Store.
+func (s *Store) Claim(ctx context.Context, rec idem.Record) (idem.Record, bool, error) {
+	for range claimRetries {
+		got, err := scanRecord(s.db.QueryRowContext(ctx, s.q.claim, rec.Account, rec.Key, rec.Fingerprint,
+			micros(rec.Created), micros(rec.ExpiresAt), micros(rec.LockedUntil), rec.RecoveryPoint))
+		if err == nil {
+			return got, true, nil
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return idem.Record{}, false, wrap("claim", err)
+		}
+		// Held by someone else: read what they hold.
+		got, ok, err := s.Get(ctx, rec.Account, rec.Key)
+		if err != nil || ok {
+			return got, false, err
+		}
+	}
+	return idem.Record{}, false, errors.New("sqlstore: claim: the key's record kept vanishing")
+}
+
+// Get implements idem.Store.
+func (s *Store) Get(ctx context.Context, account, key string) (idem.Record, bool, error) {
+	r, err := scanRecord(s.db.QueryRowContext(ctx, s.q.get, account, key))
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return idem.Record{}, false, nil
+	case err != nil:
+		return idem.Record{}, false, wrap("get", err)
+	}
+	return r, true, nil
+}
+
+// Complete implements idem.Store.
+func (s *Store) Complete(ctx context.Context, rec idem.Record) error {
+	body := rec.Body
+	if body == nil {
+		body = []byte{}
+	}
+	return s.held("complete", s.q.complete, ctx, rec.Account, rec.Key, rec.Fence, rec.Status, body, rec.RecoveryPoint)
+}
+
+// Checkpoint implements idem.Store.
+func (s *Store) Checkpoint(ctx context.Context, rec idem.Record) error {
+	return s.held("checkpoint", s.q.checkpoint, ctx, rec.Account, rec.Key, rec.Fence, rec.RecoveryPoint)
+}
+
+// Release implements idem.Store.
+func (s *Store) Release(ctx context.Context, rec idem.Record) error {
+	return s.held("release", s.q.release, ctx, rec.Account, rec.Key, rec.Fence)
+}
+
+// held runs a statement that changes one in-flight record of a given
+// fence: no row changed means the claim is no longer held.
+func (s *Store) held(op, q string, ctx context.Context, args ...any) error {
+	res, err := s.db.ExecContext(ctx, q, args...)
+	if err != nil {
+		return wrap(op, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return wrap(op, err)
+	}
+	if n == 0 {
+		return idem.ErrNotHeld
+	}
+	return nil
+}
+
+// Purge deletes the records that expired by now, and returns how many.
+// Expired records are harmless (a claim replaces them), so this only
+// keeps the table from growing.
+func (s *Store) Purge(ctx context.Context, now time.Time) (int64, error) {
+	res, err := s.db.ExecContext(ctx, s.q.purge, micros(now))
+	if err != nil {
+		return 0, wrap("purge", err)
+	}
+	return res.RowsAffected()
+}
+
+func scanCharge(row scanner) (idemhttp.Charge, error) {
+	var c idemhttp.Charge
+	var created int64
+	err := row.Scan(&c.ID, &c.Account, &c.PaymentID, &c.Amount, &c.Currency, &c.Key, &created)
+	c.Created = fromMicros(created)
+	return c, err
+}
+
+// Charge implements idemhttp.Ledger.
+func (s *Store) Charge(ctx context.Context, c idemhttp.Charge) (idemhttp.Charge, bool, error) {
+	got, err := scanCharge(s.db.QueryRowContext(ctx, s.q.charge, c.ID, c.Account, c.PaymentID, c.Amount, c.Currency, c.Key, micros(c.Created)))
+	if err == nil {
+		return got, true, nil
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return idemhttp.Charge{}, false, wrap("charge", err)
+	}
+	// The payment was charged already: that charge stands.
+	got, err = scanCharge(s.db.QueryRowContext(ctx, s.q.chargeOf, c.PaymentID))
+	if err != nil {
+		return idemhttp.Charge{}, false, wrap("charge", err)
+	}
+	return got, false, nil
+}
+
+func scanPayment(row scanner) (idemhttp.Payment, error) {
+	var p idemhttp.Payment
+	var created int64
+	err := row.Scan(&p.ID, &p.Account, &p.Amount, &p.Currency, &p.Status, &p.ChargeID, &p.Key, &created)
+	p.Created = fromMicros(created)
+	return p, err
+}
+
+// SavePayment implements idemhttp.Ledger.
+func (s *Store) SavePayment(ctx context.Context, p idemhttp.Payment) (idemhttp.Payment, error) {
+	got, err := scanPayment(s.db.QueryRowContext(ctx, s.q.save, p.ID, p.Account, p.Amount, p.Currency, p.Status, p.ChargeID, p.Key, micros(p.Created)))
+	if errors.Is(err, sql.ErrNoRows) {
+		got, err = scanPayment(s.db.QueryRowContext(ctx, s.q.paymentID, p.ID))
+	}
+	if err != nil {
+		return idemhttp.Payment{}, wrap("save payment", err)
+	}
+	return got, nil
+}
+
+// Payment implements idemhttp.Ledger.
+func (s *Store) Payment(ctx context.Context, account, id string) (idemhttp.Payment, bool, error) {
+	p, err := scanPayment(s.db.QueryRowContext(ctx, s.q.payment, id, account))
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return idemhttp.Payment{}, false, nil
+	case err != nil:
+		return idemhttp.Payment{}, false, wrap("payment", err)
+	}
+	return p, true, nil
+}
+
+// Charges implements idemhttp.Ledger.
+func (s *Store) Charges(ctx context.Context, account string, limit int) ([]idemhttp.Charge, int, error) {
+	var total int
+	if err := s.db.QueryRowContext(ctx, s.q.count, account).Scan(&total); err != nil {
+		return nil, 0, wrap("count charges", err)
+	}
+	rows, err := s.db.QueryContext(ctx, s.q.charges, account, limit)
+	if err != nil {
+		return nil, 0, wrap("charges", err)
+	}
+	defer rows.Close()
+	var list []idemhttp.Charge
+	for rows.Next() {
+		c, err := scanCharge(rows)
+		if err != nil {
+			return nil, 0, wrap("charges", err)
+		}
+		list = append(list, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, wrap("charges", err)
+	}
+	return list, total, nil
+}
+
+func wrap(op string, err error) error {
+	return errors.New("sqlstore: " + op + ": " + err.Error())
+}
+
+var _ idemhttp.Store = (*Store)(nil)

@@ -1,0 +1,364 @@
+package storetest
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/retrylab/retrylab/engine/idem"
+	"github.com/retrylab/retrylab/engine/idem/idemhttp"
+)
+
+const (
+	body2500  = `{"amount":2500,"currency":"usd"}`
+	reordered = "{\n  \"currency\": \"usd\",\n  \"amount\": 2500\n}"
+	body9900  = `{"amount":9900,"currency":"usd"}`
+)
+
+// api is a handler on a store and a manual clock, and a client of it.
+type api struct {
+	t     *testing.T
+	store idemhttp.Store
+	clock *idem.ManualClock
+	h     *idemhttp.Handler
+}
+
+func newAPI(t *testing.T, s idemhttp.Store) *api {
+	clock := idem.NewManualClock(T0)
+	return &api{t: t, store: s, clock: clock, h: &idemhttp.Handler{Store: s, Clock: clock, Lease: 30 * time.Second}}
+}
+
+// reply is a response as the tests read it.
+type reply struct {
+	Status   int
+	Replayed bool
+	Header   http.Header
+	Body     string
+	ID       string // the body's "id"
+	Payment  string // the body's "payment" (a declined card's problem)
+}
+
+func (a *api) do(method, path, token, key, body string, faults ...string) reply {
+	req := httptest.NewRequest(method, path, strings.NewReader(body))
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	if key != "" {
+		req.Header.Set(idemhttp.KeyHeader, key)
+	}
+	for _, f := range faults {
+		req.Header.Add(idemhttp.FaultHeader, f)
+	}
+	rec := httptest.NewRecorder()
+	a.h.ServeHTTP(rec, req)
+	r := reply{Status: rec.Code, Header: rec.Header(), Body: rec.Body.String(),
+		Replayed: rec.Header().Get(idemhttp.ReplayedHeader) == "true"}
+	var ids struct{ ID, Payment string }
+	json.Unmarshal(rec.Body.Bytes(), &ids)
+	r.ID, r.Payment = ids.ID, ids.Payment
+	return r
+}
+
+func (a *api) pay(token, key, body string, faults ...string) reply {
+	return a.do("POST", "/v1/payments", token, key, body, faults...)
+}
+
+// expect checks a reply's status and whether it was replayed.
+func (a *api) expect(what string, r reply, status int, replayed bool) reply {
+	a.t.Helper()
+	if r.Status != status || r.Replayed != replayed {
+		a.t.Fatalf("%s: %d (replayed %v), want %d (replayed %v)\n%s", what, r.Status, r.Replayed, status, replayed, r.Body)
+	}
+	ct := r.Header.Get("Content-Type")
+	if status >= 400 && ct != "application/problem+json" || status < 300 && ct != "application/json" {
+		a.t.Fatalf("%s: Content-Type %q for a %d", what, ct, status)
+	}
+	return r
+}
+
+// charges returns the account's charges, through GET /v1/charges.
+func (a *api) charges(token string) (total int, payments []string) {
+	a.t.Helper()
+	r := a.do("GET", "/v1/charges?limit=1000", token, "", "")
+	if r.Status != 200 {
+		a.t.Fatalf("GET /v1/charges: %d %s", r.Status, r.Body)
+	}
+	var list struct {
+		Count int
+		Data  []struct{ Payment string }
+	}
+	if err := json.Unmarshal([]byte(r.Body), &list); err != nil {
+		a.t.Fatalf("GET /v1/charges: %v in %s", err, r.Body)
+	}
+	for _, c := range list.Data {
+		payments = append(payments, c.Payment)
+	}
+	return list.Count, payments
+}
+
+func (a *api) wantCharges(token string, want int) []string {
+	a.t.Helper()
+	total, payments := a.charges(token)
+	if total != want || len(payments) != want {
+		a.t.Fatalf("%d charges (%d listed), want %d", total, len(payments), want)
+	}
+	return payments
+}
+
+func testHTTPNewAndReplay(t *testing.T, s idemhttp.Store) {
+	a := newAPI(t, s)
+	first := a.expect("new key", a.pay("tok", "k_1", body2500), 201, false)
+	if !strings.HasPrefix(first.ID, "pay_") || first.Header.Get("Location") != "/v1/payments/"+first.ID ||
+		first.Header.Get(idemhttp.KeyHeader) != "k_1" {
+		t.Fatalf("201 without the payment's id, Location or key: %v %s", first.Header, first.Body)
+	}
+	a.clock.Advance(time.Second)
+	// The retry has its members reordered and spaced: the same fingerprint.
+	again := a.expect("retry", a.pay("tok", "k_1", reordered), 201, true)
+	if again.Body != first.Body {
+		t.Fatalf("replayed body differs:\n%s\n%s", again.Body, first.Body)
+	}
+	a.expect("the key with another body", a.pay("tok", "k_1", body9900), 422, false)
+	a.expect("and the original again", a.pay("tok", "k_1", body2500), 201, true)
+	got := a.expect("GET the payment", a.do("GET", "/v1/payments/"+first.ID, "tok", "", ""), 200, false)
+	var p struct {
+		Status, Charge, Currency string
+		Amount                   int64
+	}
+	json.Unmarshal([]byte(got.Body), &p)
+	if p.Status != "succeeded" || p.Amount != 2500 || p.Currency != "usd" || !strings.HasPrefix(p.Charge, "ch_") {
+		t.Fatalf("payment %s", got.Body)
+	}
+	if ps := a.wantCharges("tok", 1); ps[0] != first.ID {
+		t.Fatalf("the charge is for %s, want %s", ps[0], first.ID)
+	}
+}
+
+func testHTTPInFlight(t *testing.T, s idemhttp.Store) {
+	a := newAPI(t, s)
+	done := make(chan reply)
+	go func() { done <- a.pay("tok", "k_1", body2500, "slow=400") }()
+	// Wait until the first request holds the key.
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
+		if r, ok, _ := s.Get(ctx, idemAccount(t, "tok"), "k_1"); ok && r.State == idem.InFlight {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the first request never claimed its key")
+		}
+	}
+	busy := a.expect("retry while the first runs", a.pay("tok", "k_1", reordered), 409, false)
+	if busy.Header.Get("Retry-After") != "1" {
+		t.Fatalf("409 with Retry-After %q, want 1", busy.Header.Get("Retry-After"))
+	}
+	a.expect("another body while the first runs", a.pay("tok", "k_1", body9900), 422, false)
+	first := a.expect("the first request", <-done, 201, false)
+	if r := a.expect("retry after it finished", a.pay("tok", "k_1", body2500), 201, true); r.ID != first.ID {
+		t.Fatalf("replay of %s, want %s", r.ID, first.ID)
+	}
+	a.wantCharges("tok", 1)
+}
+
+// idemAccount is the account a token names.
+func idemAccount(t *testing.T, token string) string {
+	acct, err := idemhttp.AccountOf("Bearer " + token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return acct
+}
+
+func testHTTPThousand(t *testing.T, s idemhttp.Store) {
+	// 1,000 identical requests at once, with one key: one charge, one 201,
+	// and every other answer a 409 or a replay of that 201. Then again
+	// with another key, its winner slowed down by 200 ms so that most of
+	// the others find it still in flight.
+	a := newAPI(t, s)
+	thousand(t, a, "tok", "k_1")
+	thousand(t, a, "tok_slow", "k_1", "slow=200")
+}
+
+func thousand(t *testing.T, a *api, token, key string, faults ...string) {
+	const n = 1000
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	replies := make([]reply, n)
+	for i := range replies {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			<-start
+			replies[i] = a.pay(token, key, body2500, faults...)
+		}(i)
+	}
+	close(start)
+	wg.Wait()
+	var created, replayed, conflict int
+	var first reply
+	for _, r := range replies {
+		switch {
+		case r.Status == 201 && !r.Replayed:
+			created++
+			first = r
+		case r.Status == 201:
+			replayed++
+		case r.Status == 409:
+			conflict++
+		default:
+			t.Fatalf("an answer %d: %s", r.Status, r.Body)
+		}
+	}
+	t.Logf("%d requests %v: %d created, %d replayed, %d conflict", n, faults, created, replayed, conflict)
+	if created != 1 || replayed+conflict != n-1 {
+		t.Fatalf("%d created, %d replayed, %d conflict; want 1 created", created, replayed, conflict)
+	}
+	for _, r := range replies {
+		if r.Status == 201 && r.Body != first.Body {
+			t.Fatalf("a replay differs from the 201:\n%s\n%s", r.Body, first.Body)
+		}
+	}
+	if ps := a.wantCharges(token, 1); ps[0] != first.ID {
+		t.Fatalf("the charge is for %s, want %s", ps[0], first.ID)
+	}
+}
+
+func testHTTPExpiry(t *testing.T, s idemhttp.Store) {
+	a := newAPI(t, s)
+	first := a.expect("new key", a.pay("tok", "k_1", body2500), 201, false)
+	a.clock.Advance(idem.DefaultTTL - time.Microsecond)
+	a.expect("retry just before expiry", a.pay("tok", "k_1", body2500), 201, true)
+	a.clock.Advance(time.Microsecond)
+	second := a.expect("the same key 24 h later", a.pay("tok", "k_1", body9900), 201, false)
+	if second.ID == first.ID {
+		t.Fatal("the expired key replayed its old payment")
+	}
+	a.wantCharges("tok", 2)
+}
+
+func testHTTPTakeover(t *testing.T, s idemhttp.Store) {
+	a := newAPI(t, s)
+	acct := idemAccount(t, "tok")
+	// The server dies after charging: no answer (a 502 where the
+	// connection cannot be dropped, as with this recorder).
+	a.expect("crash after charge", a.pay("tok", "k_1", body2500, "crash-after-charge"), 502, false)
+	rec := mustGet(t, s, acct, "k_1")
+	fields := strings.Fields(rec.RecoveryPoint)
+	if rec.State != idem.InFlight || len(fields) != 3 || fields[0] != "charged" {
+		t.Fatalf("after the crash the record is %+v, want in flight with recovery point \"charged PAY CH\"", rec)
+	}
+	a.wantCharges("tok", 1)
+	// Within the lease the crashed claim still holds.
+	a.clock.Advance(30*time.Second - time.Microsecond)
+	a.expect("retry within the lease", a.pay("tok", "k_1", body2500), 409, false)
+	a.clock.Advance(time.Microsecond)
+	// A retry that also asks for the crash does not crash: it charges
+	// nothing, so there is no "after charge".
+	r := a.expect("retry after the lease", a.pay("tok", "k_1", body2500, "crash-after-charge"), 201, false)
+	if r.ID != fields[1] {
+		t.Fatalf("the takeover made payment %s, want %s from the recovery point", r.ID, fields[1])
+	}
+	if ps := a.wantCharges("tok", 1); ps[0] != fields[1] {
+		t.Fatalf("charge for %s", ps[0])
+	}
+	if got := a.expect("the payment", a.do("GET", "/v1/payments/"+r.ID, "tok", "", ""), 200, false); !strings.Contains(got.Body, `"charge": "`+fields[2]+`"`) {
+		t.Fatalf("payment %s does not name charge %s", got.Body, fields[2])
+	}
+	a.expect("and again", a.pay("tok", "k_1", body2500), 201, true)
+}
+
+func testHTTPTakeoverUncheckpointed(t *testing.T, s idemhttp.Store) {
+	// A claimant that chose its payment, charged, and died before it could
+	// record the charge: the takeover charges again through the ledger,
+	// which gives back the one charge.
+	a := newAPI(t, s)
+	acct := idemAccount(t, "tok")
+	fp, _ := idem.Fingerprint([]byte(body2500))
+	rec := mustClaim(t, s, claim(acct, "k_1", fp, T0), true)
+	rec.RecoveryPoint = "payment pay_crashed"
+	if err := s.Checkpoint(ctx, rec); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.Charge(ctx, idemhttp.Charge{ID: "ch_crashed", Account: acct, PaymentID: "pay_crashed",
+		Amount: 2500, Currency: "usd", Key: "k_1", Created: T0}); err != nil {
+		t.Fatal(err)
+	}
+	a.clock.Advance(30 * time.Second)
+	r := a.expect("takeover", a.pay("tok", "k_1", body2500), 201, false)
+	if r.ID != "pay_crashed" || !strings.Contains(r.Body, `"charge": "ch_crashed"`) {
+		t.Fatalf("takeover answered %s, want pay_crashed with ch_crashed", r.Body)
+	}
+	a.wantCharges("tok", 1)
+}
+
+func testHTTPAccounts(t *testing.T, s idemhttp.Store) {
+	a := newAPI(t, s)
+	pa := a.expect("account a", a.pay("tok_a", "k_1", body2500), 201, false)
+	pb := a.expect("account b, same key, another body", a.pay("tok_b", "k_1", body9900), 201, false)
+	if pa.ID == pb.ID {
+		t.Fatal("two accounts got one payment")
+	}
+	a.expect("a's payment seen by b", a.do("GET", "/v1/payments/"+pa.ID, "tok_b", "", ""), 404, false)
+	a.expect("a's payment seen by a", a.do("GET", "/v1/payments/"+pa.ID, "tok_a", "", ""), 200, false)
+	a.wantCharges("tok_a", 1)
+	a.wantCharges("tok_b", 1)
+	a.wantCharges("tok_c", 0)
+}
+
+func testHTTPRelease(t *testing.T, s idemhttp.Store) {
+	a := newAPI(t, s)
+	r := a.expect("card network down", a.pay("tok", "k_1", body2500, "unavailable"), 503, false)
+	if r.Header.Get("Retry-After") == "" {
+		t.Fatal("503 without Retry-After")
+	}
+	if _, ok, _ := s.Get(ctx, idemAccount(t, "tok"), "k_1"); ok {
+		t.Fatal("a failure where nothing happened left the key stored")
+	}
+	a.wantCharges("tok", 0)
+	// The retry runs afresh, even with another body: nothing was saved.
+	a.expect("retry", a.pay("tok", "k_1", body9900), 201, false)
+	a.wantCharges("tok", 1)
+}
+
+func testHTTPDecline(t *testing.T, s idemhttp.Store) {
+	a := newAPI(t, s)
+	first := a.expect("declined", a.pay("tok", "k_1", body2500, "decline"), 402, false)
+	if !strings.HasPrefix(first.Payment, "pay_") {
+		t.Fatalf("402 does not name its payment: %s", first.Body)
+	}
+	// The failure happened after the work began: it is saved and replayed,
+	// the retry is not charged.
+	again := a.expect("retry", a.pay("tok", "k_1", body2500), 402, true)
+	if again.Body != first.Body {
+		t.Fatalf("replayed 402 differs:\n%s\n%s", again.Body, first.Body)
+	}
+	a.wantCharges("tok", 0)
+	got := a.expect("the declined payment", a.do("GET", "/v1/payments/"+first.Payment, "tok", "", ""), 200, false)
+	if !strings.Contains(got.Body, `"status": "declined"`) {
+		t.Fatalf("payment %s", got.Body)
+	}
+}
+
+func testHTTPLostResponse(t *testing.T, s idemhttp.Store) {
+	a := newAPI(t, s)
+	// The answer is lost (504 where the connection cannot be dropped);
+	// the retry with the same key gets the payment, charged once.
+	a.expect("response lost", a.pay("tok", "k_1", body2500, "lose-response"), 504, false)
+	r := a.expect("retry", a.pay("tok", "k_1", body2500), 201, true)
+	if ps := a.wantCharges("tok", 1); ps[0] != r.ID {
+		t.Fatalf("charge for %s, replay of %s", ps[0], r.ID)
+	}
+	// A client that makes a new key for its retry is charged twice.
+	a.expect("response lost", a.pay("tok", "k_2", body2500, "lose-response"), 504, false)
+	a.expect("retry with a new key", a.pay("tok", "k_3", body2500), 201, false)
+	a.wantCharges("tok", 3)
+	// A lost request does nothing at all.
+	a.expect("request lost", a.pay("tok", "k_4", body2500, "lose-request"), 504, false)
+	if _, ok, _ := s.Get(ctx, idemAccount(t, "tok"), "k_4"); ok {
+		t.Fatal("a lost request left its key stored")
+	}
+	a.wantCharges("tok", 3)
+}

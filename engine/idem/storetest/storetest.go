@@ -1,0 +1,402 @@
+// Package storetest is the conformance suite of the API's stores: every
+// idemhttp.Store (memory, SQLite, PostgreSQL) passes Run. It checks each
+// Store method's contract on records, the ledger's, and then the whole
+// protocol through the HTTP handler: replays, 409 and 422, a thousand
+// simultaneous identical requests, expiry, lease takeover, account
+// isolation, releases and saved failures.
+package storetest
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/retrylab/retrylab/engine/idem"
+	"github.com/retrylab/retrylab/engine/idem/idemhttp"
+)
+
+// T0 is the suite's starting time: whole milliseconds, which every store
+// keeps exactly (SQL stores keep microseconds).
+var T0 = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+
+// Run runs the suite. newStore returns a new, empty store for each test;
+// it is the caller's to close (with t.Cleanup).
+func Run(t *testing.T, newStore func(t *testing.T) idemhttp.Store) {
+	for _, tc := range []struct {
+		name string
+		run  func(*testing.T, idemhttp.Store)
+	}{
+		{"ClaimCompleteGet", testClaimCompleteGet},
+		{"ClaimHeld", testClaimHeld},
+		{"Release", testRelease},
+		{"Fencing", testFencing},
+		{"CheckpointSurvivesTakeover", testTakeover},
+		{"Expiry", testExpiry},
+		{"AccountIsolation", testAccountIsolation},
+		{"BinaryBody", testBinaryBody},
+		{"ConcurrentClaims", testConcurrentClaims},
+		{"LedgerOneChargePerPayment", testLedgerCharge},
+		{"LedgerPayments", testLedgerPayments},
+		{"LedgerChargesNewestFirst", testLedgerListing},
+		{"HTTPNewAndReplay", testHTTPNewAndReplay},
+		{"HTTPInFlight409", testHTTPInFlight},
+		{"HTTPThousandIdentical", testHTTPThousand},
+		{"HTTPExpiry", testHTTPExpiry},
+		{"HTTPLeaseTakeover", testHTTPTakeover},
+		{"HTTPTakeoverAfterUncheckpointedCharge", testHTTPTakeoverUncheckpointed},
+		{"HTTPAccountIsolation", testHTTPAccounts},
+		{"HTTPReleaseWhenNothingHappened", testHTTPRelease},
+		{"HTTPSavedFailureReplayed", testHTTPDecline},
+		{"HTTPLostResponse", testHTTPLostResponse},
+	} {
+		t.Run(tc.name, func(t *testing.T) { tc.run(t, newStore(t)) })
+	}
+}
+
+var ctx = context.Background()
+
+// claim is a record claiming (account, key) at now with a 30 s lease and
+// a 24 h expiry.
+func claim(account, key, fp string, now time.Time) idem.Record {
+	return idem.Record{Account: account, Key: key, Fingerprint: fp, Created: now,
+		ExpiresAt: now.Add(24 * time.Hour), LockedUntil: now.Add(30 * time.Second)}
+}
+
+func mustClaim(t *testing.T, s idem.Store, rec idem.Record, want bool) idem.Record {
+	t.Helper()
+	got, claimed, err := s.Claim(ctx, rec)
+	if err != nil {
+		t.Fatalf("Claim(%s, %s): %v", rec.Account, rec.Key, err)
+	}
+	if claimed != want {
+		t.Fatalf("Claim(%s, %s) claimed %v, want %v (stored %+v)", rec.Account, rec.Key, claimed, want, got)
+	}
+	return got
+}
+
+func mustGet(t *testing.T, s idem.Store, account, key string) idem.Record {
+	t.Helper()
+	r, ok, err := s.Get(ctx, account, key)
+	if err != nil || !ok {
+		t.Fatalf("Get(%s, %s) = %v, %v; want a record", account, key, ok, err)
+	}
+	return r
+}
+
+// sameRecord compares every field, times by instant.
+func sameRecord(t *testing.T, what string, got, want idem.Record) {
+	t.Helper()
+	if got.Account != want.Account || got.Key != want.Key || got.Fingerprint != want.Fingerprint ||
+		got.State != want.State || got.Status != want.Status || !bytes.Equal(got.Body, want.Body) ||
+		!got.Created.Equal(want.Created) || !got.ExpiresAt.Equal(want.ExpiresAt) ||
+		!got.LockedUntil.Equal(want.LockedUntil) || got.Fence != want.Fence || got.RecoveryPoint != want.RecoveryPoint {
+		t.Fatalf("%s:\n got %+v\nwant %+v", what, got, want)
+	}
+}
+
+func testClaimCompleteGet(t *testing.T, s idemhttp.Store) {
+	if _, ok, err := s.Get(ctx, "acct_1", "k_1"); ok || err != nil {
+		t.Fatalf("Get on an empty store = %v, %v", ok, err)
+	}
+	rec := claim("acct_1", "k_1", "fp_a", T0)
+	got := mustClaim(t, s, rec, true)
+	want := rec
+	want.State, want.Fence = idem.InFlight, 1
+	sameRecord(t, "claimed", got, want)
+	sameRecord(t, "Get after Claim", mustGet(t, s, "acct_1", "k_1"), want)
+
+	got.Status, got.Body, got.RecoveryPoint = 201, []byte(`{"id":"pay_1"}`), "done"
+	if err := s.Complete(ctx, got); err != nil {
+		t.Fatal(err)
+	}
+	want.State, want.Status, want.Body, want.RecoveryPoint = idem.Done, 201, []byte(`{"id":"pay_1"}`), "done"
+	sameRecord(t, "Get after Complete", mustGet(t, s, "acct_1", "k_1"), want)
+	if err := s.Complete(ctx, got); !errors.Is(err, idem.ErrNotHeld) {
+		t.Fatalf("second Complete: %v, want ErrNotHeld", err)
+	}
+	if err := s.Release(ctx, got); !errors.Is(err, idem.ErrNotHeld) {
+		t.Fatalf("Release after Complete: %v, want ErrNotHeld", err)
+	}
+	if err := s.Checkpoint(ctx, got); !errors.Is(err, idem.ErrNotHeld) {
+		t.Fatalf("Checkpoint after Complete: %v, want ErrNotHeld", err)
+	}
+	// A done record is not claimed again, even long after its lease, with
+	// the same body or another, until it expires.
+	for _, fp := range []string{"fp_a", "fp_b"} {
+		sameRecord(t, "claim of a done key", mustClaim(t, s, claim("acct_1", "k_1", fp, T0.Add(time.Hour)), false), want)
+	}
+}
+
+func testClaimHeld(t *testing.T, s idemhttp.Store) {
+	first := mustClaim(t, s, claim("acct_1", "k_1", "fp_a", T0), true)
+	for _, fp := range []string{"fp_a", "fp_b"} {
+		// Within the lease: held, whatever the body.
+		got := mustClaim(t, s, claim("acct_1", "k_1", fp, T0.Add(29*time.Second)), false)
+		sameRecord(t, "held claim", got, first)
+	}
+}
+
+func testRelease(t *testing.T, s idemhttp.Store) {
+	rec := mustClaim(t, s, claim("acct_1", "k_1", "fp_a", T0), true)
+	if err := s.Release(ctx, rec); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, err := s.Get(ctx, "acct_1", "k_1"); ok || err != nil {
+		t.Fatalf("Get after Release = %v, %v; want nothing", ok, err)
+	}
+	if err := s.Release(ctx, rec); !errors.Is(err, idem.ErrNotHeld) {
+		t.Fatalf("second Release: %v, want ErrNotHeld", err)
+	}
+	// The key is free again at once, for any body.
+	got := mustClaim(t, s, claim("acct_1", "k_1", "fp_b", T0.Add(time.Second)), true)
+	if got.Fingerprint != "fp_b" || got.State != idem.InFlight || !got.Created.Equal(T0.Add(time.Second)) {
+		t.Fatalf("claim after release: %+v", got)
+	}
+}
+
+func testFencing(t *testing.T, s idemhttp.Store) {
+	rec := mustClaim(t, s, claim("acct_1", "k_1", "fp_a", T0), true)
+	stale := rec
+	stale.Fence = rec.Fence + 1
+	stale.Status, stale.Body, stale.RecoveryPoint = 500, []byte("stale"), "stale"
+	for name, op := range map[string]func(context.Context, idem.Record) error{
+		"Complete": s.Complete, "Release": s.Release, "Checkpoint": s.Checkpoint,
+	} {
+		if err := op(ctx, stale); !errors.Is(err, idem.ErrNotHeld) {
+			t.Fatalf("%s with another fence: %v, want ErrNotHeld", name, err)
+		}
+	}
+	other := rec
+	other.Key = "k_other"
+	if err := s.Complete(ctx, other); !errors.Is(err, idem.ErrNotHeld) {
+		t.Fatalf("Complete of an absent key: %v, want ErrNotHeld", err)
+	}
+	sameRecord(t, "after refused writes", mustGet(t, s, "acct_1", "k_1"), rec)
+}
+
+func testTakeover(t *testing.T, s idemhttp.Store) {
+	rec := mustClaim(t, s, claim("acct_1", "k_1", "fp_a", T0), true)
+	rec.RecoveryPoint = "payment pay_1"
+	if err := s.Checkpoint(ctx, rec); err != nil {
+		t.Fatal(err)
+	}
+	want := rec
+	sameRecord(t, "after Checkpoint", mustGet(t, s, "acct_1", "k_1"), want)
+
+	lapsed := T0.Add(30 * time.Second) // the lease ends at T0+30s: lapsed from then
+	// Another body is refused even after the lease: it is not a retry.
+	mustClaim(t, s, claim("acct_1", "k_1", "fp_b", lapsed), false)
+	got := mustClaim(t, s, claim("acct_1", "k_1", "fp_a", lapsed), true)
+	want.Fence, want.LockedUntil = 2, lapsed.Add(30*time.Second)
+	sameRecord(t, "taken over (keeps Created, ExpiresAt and RecoveryPoint)", got, want)
+	// The overtaken claimant can do nothing more.
+	rec.RecoveryPoint = "late"
+	for name, op := range map[string]func(context.Context, idem.Record) error{
+		"Complete": s.Complete, "Release": s.Release, "Checkpoint": s.Checkpoint,
+	} {
+		if err := op(ctx, rec); !errors.Is(err, idem.ErrNotHeld) {
+			t.Fatalf("overtaken claimant's %s: %v, want ErrNotHeld", name, err)
+		}
+	}
+	// The new claimant's lease holds against a third.
+	mustClaim(t, s, claim("acct_1", "k_1", "fp_a", lapsed.Add(29*time.Second)), false)
+	got.Status, got.Body = 201, []byte("ok")
+	if err := s.Complete(ctx, got); err != nil {
+		t.Fatalf("the new claimant's Complete: %v", err)
+	}
+	if r := mustGet(t, s, "acct_1", "k_1"); r.State != idem.Done || r.Fence != 2 || r.RecoveryPoint != "payment pay_1" {
+		t.Fatalf("completed takeover %+v", r)
+	}
+}
+
+func testExpiry(t *testing.T, s idemhttp.Store) {
+	rec := mustClaim(t, s, claim("acct_1", "k_1", "fp_a", T0), true)
+	rec.Status, rec.Body, rec.RecoveryPoint = 201, []byte("first"), "charged"
+	if err := s.Complete(ctx, rec); err != nil {
+		t.Fatal(err)
+	}
+	end := T0.Add(24 * time.Hour)
+	mustClaim(t, s, claim("acct_1", "k_1", "fp_b", end.Add(-time.Microsecond)), false)
+	// At ExpiresAt the record counts as absent: claimed afresh, any body.
+	got := mustClaim(t, s, claim("acct_1", "k_1", "fp_b", end), true)
+	want := claim("acct_1", "k_1", "fp_b", end)
+	want.State, want.Fence = idem.InFlight, 2
+	sameRecord(t, "reclaimed after expiry", got, want)
+
+	// An in-flight record expires too.
+	mustClaim(t, s, claim("acct_1", "k_2", "fp_a", T0), true)
+	got = mustClaim(t, s, claim("acct_1", "k_2", "fp_c", end), true)
+	if got.Fingerprint != "fp_c" || got.Fence != 2 || !got.Created.Equal(end) {
+		t.Fatalf("expired in-flight record reclaimed as %+v", got)
+	}
+}
+
+func testAccountIsolation(t *testing.T, s idemhttp.Store) {
+	a := mustClaim(t, s, claim("acct_a", "k_1", "fp_a", T0), true)
+	b := mustClaim(t, s, claim("acct_b", "k_1", "fp_b", T0), true)
+	// Strings that would collide if account and key were joined with ':'.
+	mustClaim(t, s, claim("acct_a:x", "y", "fp_c", T0), true)
+	mustClaim(t, s, claim("acct_a", "x:y", "fp_d", T0), true)
+	a.Status, a.Body = 201, []byte("a")
+	if err := s.Complete(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	if r := mustGet(t, s, "acct_b", "k_1"); r.State != idem.InFlight || r.Fingerprint != "fp_b" {
+		t.Fatalf("acct_b's record changed with acct_a's: %+v", r)
+	}
+	if err := s.Release(ctx, b); err != nil {
+		t.Fatal(err)
+	}
+	if r := mustGet(t, s, "acct_a", "k_1"); r.State != idem.Done || string(r.Body) != "a" {
+		t.Fatalf("acct_a's record after acct_b's release: %+v", r)
+	}
+	if r := mustGet(t, s, "acct_a:x", "y"); r.Fingerprint != "fp_c" {
+		t.Fatalf("record %+v", r)
+	}
+}
+
+func testBinaryBody(t *testing.T, s idemhttp.Store) {
+	body := make([]byte, 256)
+	for i := range body {
+		body[i] = byte(i)
+	}
+	rec := mustClaim(t, s, claim("acct_1", "k_1", "fp_a", T0), true)
+	rec.Status, rec.Body = 500, body
+	if err := s.Complete(ctx, rec); err != nil {
+		t.Fatal(err)
+	}
+	if got := mustGet(t, s, "acct_1", "k_1"); !bytes.Equal(got.Body, body) || got.Status != 500 {
+		t.Fatalf("body came back as %q (status %d)", got.Body, got.Status)
+	}
+	// An empty saved body is kept as empty, not lost.
+	rec = mustClaim(t, s, claim("acct_1", "k_2", "fp_a", T0), true)
+	rec.Status, rec.Body = 204, []byte{}
+	if err := s.Complete(ctx, rec); err != nil {
+		t.Fatal(err)
+	}
+	if got := mustGet(t, s, "acct_1", "k_2"); len(got.Body) != 0 || got.Status != 204 || got.State != idem.Done {
+		t.Fatalf("empty body: %+v", got)
+	}
+}
+
+func testConcurrentClaims(t *testing.T, s idemhttp.Store) {
+	// 100 claims of one key at once: exactly one wins, and every loser
+	// sees the winner's record.
+	const n = 100
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	won := make(chan idem.Record, n)
+	errs := make(chan error, n)
+	seen := make(chan string, n)
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			<-start
+			rec := claim("acct_1", "k_1", "fp_"+strconv.Itoa(i%2), T0)
+			got, ok, err := s.Claim(ctx, rec)
+			switch {
+			case err != nil:
+				errs <- err
+			case ok:
+				won <- got
+			default:
+				seen <- got.Fingerprint
+			}
+		}(i)
+	}
+	close(start)
+	wg.Wait()
+	close(won)
+	close(errs)
+	close(seen)
+	for err := range errs {
+		t.Fatalf("concurrent Claim: %v", err)
+	}
+	var winners []idem.Record
+	for r := range won {
+		winners = append(winners, r)
+	}
+	if len(winners) != 1 {
+		t.Fatalf("%d claims won, want 1", len(winners))
+	}
+	for fp := range seen {
+		if fp != winners[0].Fingerprint {
+			t.Fatalf("a loser saw fingerprint %s, the winner stored %s", fp, winners[0].Fingerprint)
+		}
+	}
+}
+
+func testLedgerCharge(t *testing.T, s idemhttp.Store) {
+	c := idemhttp.Charge{ID: "ch_1", Account: "acct_1", PaymentID: "pay_1", Amount: 2500, Currency: "usd", Key: "k_1", Created: T0}
+	got, created, err := s.Charge(ctx, c)
+	if err != nil || !created || got != c {
+		t.Fatalf("first Charge = %+v, %v, %v", got, created, err)
+	}
+	again := c
+	again.ID, again.Amount, again.Created = "ch_2", 9900, T0.Add(time.Second)
+	got, created, err = s.Charge(ctx, again)
+	if err != nil || created || got.ID != "ch_1" || got.Amount != 2500 || !got.Created.Equal(T0) {
+		t.Fatalf("second Charge for pay_1 = %+v, %v, %v; want ch_1 back, nothing new", got, created, err)
+	}
+	other := again
+	other.PaymentID = "pay_2"
+	if _, created, err := s.Charge(ctx, other); err != nil || !created {
+		t.Fatalf("Charge for pay_2 = %v, %v", created, err)
+	}
+	if list, total, err := s.Charges(ctx, "acct_1", 10); err != nil || total != 2 || len(list) != 2 {
+		t.Fatalf("Charges = %d of %d, %v; want 2", len(list), total, err)
+	}
+}
+
+func testLedgerPayments(t *testing.T, s idemhttp.Store) {
+	p := idemhttp.Payment{ID: "pay_1", Account: "acct_1", Amount: 2500, Currency: "usd",
+		Status: idemhttp.PaymentSucceeded, ChargeID: "ch_1", Key: "k_1", Created: T0}
+	got, err := s.SavePayment(ctx, p)
+	if err != nil || got != p {
+		t.Fatalf("SavePayment = %+v, %v", got, err)
+	}
+	later := p
+	later.Status, later.ChargeID = idemhttp.PaymentDeclined, ""
+	if got, err := s.SavePayment(ctx, later); err != nil || got != p {
+		t.Fatalf("second SavePayment = %+v, %v; want the first kept", got, err)
+	}
+	if got, ok, err := s.Payment(ctx, "acct_1", "pay_1"); err != nil || !ok || got != p {
+		t.Fatalf("Payment = %+v, %v, %v", got, ok, err)
+	}
+	if _, ok, err := s.Payment(ctx, "acct_2", "pay_1"); err != nil || ok {
+		t.Fatalf("another account's Payment = %v, %v; want none", ok, err)
+	}
+	if _, ok, err := s.Payment(ctx, "acct_1", "pay_2"); err != nil || ok {
+		t.Fatalf("absent Payment = %v, %v", ok, err)
+	}
+}
+
+func testLedgerListing(t *testing.T, s idemhttp.Store) {
+	for i := 1; i <= 5; i++ {
+		c := idemhttp.Charge{ID: "ch_" + strconv.Itoa(i), Account: "acct_1", PaymentID: "pay_" + strconv.Itoa(i),
+			Amount: int64(100 * i), Currency: "usd", Created: T0.Add(time.Duration(i) * time.Second)}
+		if _, _, err := s.Charge(ctx, c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, _, err := s.Charge(ctx, idemhttp.Charge{ID: "ch_x", Account: "acct_2", PaymentID: "pay_x", Amount: 1, Currency: "eur", Created: T0}); err != nil {
+		t.Fatal(err)
+	}
+	list, total, err := s.Charges(ctx, "acct_1", 3)
+	if err != nil || total != 5 || len(list) != 3 {
+		t.Fatalf("Charges(limit 3) = %d of %d, %v", len(list), total, err)
+	}
+	for i, want := range []string{"ch_5", "ch_4", "ch_3"} {
+		if list[i].ID != want {
+			t.Fatalf("charge %d is %s, want %s (newest first)", i, list[i].ID, want)
+		}
+	}
+	if list, total, _ := s.Charges(ctx, "acct_3", 10); total != 0 || len(list) != 0 {
+		t.Fatalf("an unknown account has %d charges", total)
+	}
+}
