@@ -16,7 +16,7 @@ type HTML struct {
 // Open writes a start tag. attrs are name, value pairs; a pair whose value
 // is the empty string and whose name is a boolean attribute ("checked",
 // "selected", "disabled", "hidden") is left out when empty and written bare
-// when "true".
+// when "true". An empty class is left out too.
 func (h *HTML) Open(tag string, attrs ...string) *HTML {
 	h.b.WriteByte('<')
 	h.b.WriteString(tag)
@@ -41,6 +41,9 @@ func (h *HTML) attrs(attrs []string) {
 	}
 	for i := 0; i < len(attrs); i += 2 {
 		name, val := attrs[i], attrs[i+1]
+		if name == "class" && val == "" {
+			continue // no class="" for a class that comes and goes
+		}
 		if isBoolAttr(name) {
 			if val == "" || val == "false" {
 				continue

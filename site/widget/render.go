@@ -3,8 +3,8 @@ package widget
 // Render writes a whole widget, already run with v and shown at its end
 // state: the root element with data-widget and data-params, the controls
 // (one form element per parameter, named after it, with a visible label),
-// the replay controls, and the output region. id must be unique in the
-// page; it prefixes the controls' ids.
+// the replay controls of a replayable run, and the output region. id must
+// be unique in the page; it prefixes the controls' ids.
 func Render(h *HTML, w *Widget, v Values, id string) error {
 	run, err := w.Run(v)
 	if err != nil {
@@ -18,33 +18,104 @@ func Render(h *HTML, w *Widget, v Values, id string) error {
 	h.Elem("span", w.Summary, "class", "w-summary")
 	h.Close("figcaption")
 
-	h.Open("form", "class", "w-controls", "data-region", "controls", "aria-label", w.Title+": parameters")
+	form := id + "-form"
+	h.Open("form", "class", "w-controls", "id", form, "data-region", "controls", "aria-label", w.Title+": parameters")
+	more, open := false, false
 	for _, p := range w.Schema {
+		if p.More {
+			more = true
+			open = open || !v.IsDefault(p.Name)
+			continue
+		}
 		control(h, p, v, id)
 	}
-	h.Open("div", "class", "w-actions")
-	h.Elem("button", "Replay", "type", "submit", "class", "w-replay", "data-action", "replay")
-	if steps > 0 {
-		h.Elem("button", "◀ Step", "type", "button", "data-action", "back", "aria-label", "Step back")
-		h.Elem("button", "Step ▶", "type", "button", "data-action", "forward", "aria-label", "Step forward")
-		h.Open("output", "class", "w-stepno", "data-region", "stepno", "aria-live", "off")
-		StepLabel(h, steps, steps)
-		h.Close("output")
+	if more {
+		// Open when one of them is changed, so that the reader sees why
+		// the figures differ from the defaults'.
+		h.Open("details", "class", "w-more", "open", boolAttr(open))
+		h.Elem("summary", "More parameters")
+		h.Open("div", "class", "w-more-fields")
+		for _, p := range w.Schema {
+			if p.More {
+				control(h, p, v, id)
+			}
+		}
+		h.Close("div").Close("details")
 	}
-	h.Close("div")
+	if steps == 0 {
+		// Changes re-run at once; the button is for Enter in a number
+		// field, and for whoever looks for one.
+		h.Open("div", "class", "w-actions")
+		h.Elem("button", "Run", "type", "submit", "class", "w-replay", "data-action", "run")
+		h.Close("div")
+	}
 	h.Close("form")
+	if steps > 0 {
+		Player(h, id, steps, steps)
+	}
 	h.Elem("p", "Turn JavaScript on to change the parameters and replay; what follows is the run these parameters give.", "class", "w-nojs")
+	// What changed, in a sentence, for screen readers: the output region is
+	// redrawn as a whole, which a live region would read out in full.
+	h.Elem("p", "", "class", "w-sr", "role", "status", "data-region", "status")
 
-	h.Open("div", "class", "w-output", "data-region", "output", "aria-live", "polite")
+	h.Open("div", "class", "w-output", "data-region", "output")
 	run.Output(h, steps)
 	h.Close("div")
 	h.Close("figure")
 	return nil
 }
 
+// Player writes the replay controls of a replayable widget, at step of
+// steps: play and pause, a step back and forward, replay from the start (a
+// submit button of the parameters' form, id + "-form"), a scrubber, the
+// step's number and the keyboard shortcuts, which the page's module wires.
+func Player(h *HTML, id string, step, steps int) {
+	h.Open("div", "class", "w-player", "role", "group", "aria-label", "Replay", "data-region", "player")
+	h.Open("div", "class", "w-buttons")
+	h.Open("button", "type", "button", "class", "w-play", "data-action", "play", "aria-keyshortcuts", "k Space")
+	PlayLabel(h, false)
+	h.Close("button")
+	h.Elem("button", "◀ Step", "type", "button", "data-action", "back", "aria-label", "Step back", "aria-keyshortcuts", "ArrowLeft")
+	h.Elem("button", "Step ▶", "type", "button", "data-action", "forward", "aria-label", "Step forward", "aria-keyshortcuts", "ArrowRight")
+	h.Elem("button", "↺ Replay", "type", "submit", "form", id+"-form", "class", "w-replay", "data-action", "replay",
+		"aria-label", "Replay from the start")
+	h.Close("div")
+	sid := id + "-step"
+	h.Open("div", "class", "w-scrub")
+	h.Elem("label", "Step", "for", sid, "class", "w-label")
+	h.Void("input", "type", "range", "id", sid, "class", "w-scrubber", "data-action", "scrub",
+		"min", "0", "max", Itoa(steps), "step", "1", "value", Itoa(step),
+		"aria-valuetext", StepText(step, steps), "aria-keyshortcuts", "Home End")
+	h.Open("output", "class", "w-stepno", "for", sid, "data-region", "stepno")
+	StepLabel(h, step, steps)
+	h.Close("output")
+	h.Close("div")
+	h.Open("p", "class", "w-keys")
+	h.Text("Keys: ").Elem("kbd", "K").Text(" or ").Elem("kbd", "Space").Text(" play/pause, ")
+	h.Elem("kbd", "←").Text(" ").Elem("kbd", "→").Text(" step, ")
+	h.Elem("kbd", "Home").Text(" ").Elem("kbd", "End").Text(" first/last")
+	h.Close("p")
+	h.Close("div")
+}
+
+// PlayLabel writes the play button's content: "▶ Play", or "❚❚ Pause"
+// while a replay runs. The symbol is decoration; the word is the name.
+func PlayLabel(h *HTML, playing bool) {
+	if playing {
+		h.Elem("span", "❚❚", "aria-hidden", "true").Text(" Pause")
+		return
+	}
+	h.Elem("span", "▶", "aria-hidden", "true").Text(" Play")
+}
+
 // StepLabel writes "Step 3 of 9".
 func StepLabel(h *HTML, step, steps int) {
-	h.Text("Step " + Itoa(step) + " of " + Itoa(steps))
+	h.Text(StepText(step, steps))
+}
+
+// StepText is "Step 3 of 9".
+func StepText(step, steps int) string {
+	return "Step " + Itoa(step) + " of " + Itoa(steps)
 }
 
 func control(h *HTML, p Param, v Values, id string) {

@@ -63,6 +63,10 @@ type Param struct {
 	// CountFrom, for EnumList, names the Int parameter that says how many
 	// items the controls offer (one fault per attempt).
 	CountFrom string
+	// More puts the control under "More parameters", a disclosure after
+	// the others: for the knobs a reader turns second, so that on a phone
+	// the figure is not a screen of fields away.
+	More bool
 }
 
 // Schema is a widget's ordered list of parameters.

@@ -33,6 +33,13 @@ type Run interface {
 // registration so that what the WebAssembly module carries is visible here.
 var all = []*Widget{
 	&Payment,
+	&Guard,
+	&Backoff,
+	&Budget,
+	&Storm,
+	&Outbox,
+	&Saga,
+	&Ordering,
 }
 
 // Lookup returns the widget called name.

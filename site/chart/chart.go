@@ -1,0 +1,296 @@
+package chart
+
+import (
+	"math"
+	"strconv"
+)
+
+// Axis is one axis of a chart.
+type Axis struct {
+	Title    string               // what the axis measures, with its unit: "calls per 0.5 s"
+	Min, Max float64              // the range drawn; data outside it is clipped
+	Ticks    []float64            // the labelled values, within [Min, Max] (Ticks gives round ones)
+	Format   func(float64) string // a tick's label; Number if nil
+}
+
+func (a Axis) label(v float64) string {
+	if a.Format != nil {
+		return a.Format(v)
+	}
+	return Number(v)
+}
+
+// frac is where v lies between Min and Max, from 0 to 1.
+func (a Axis) frac(v float64) float64 {
+	if !(a.Max > a.Min) {
+		return 0
+	}
+	return (v - a.Min) / (a.Max - a.Min)
+}
+
+// Chart is a chart being drawn: fill in the fields, add layers in drawing
+// order (Band, Bars, Steps, Line, HLine, VLine), then write it with SVG.
+type Chart struct {
+	Title  string // its accessible name, the <title>: "Calls per 0.5 s, over time"
+	Desc   string // its figures in words, the <desc>, for whoever cannot see it
+	Class  string // extra classes on the <svg>, for its colours
+	Height int    // in CSS pixels; the width is the container's
+	X, Y   Axis
+
+	data  writer // drawn in the plot's stretched viewBox
+	marks writer // drawn over the data, in the outer coordinates
+}
+
+// Geometry of the outer <svg>, in CSS pixels (heights) and fractions of the
+// width. Labels are about 12 px high (widget.css): the y axis's title sits
+// on the first line, the top tick's label on the second, above its
+// gridline; the x ticks' labels and the x axis's title take a line each
+// below the plot.
+const (
+	top    = 28    // plot's top: 14 px for the y title, 14 for the top tick's label
+	bottom = 36    // below the plot: 18 px of tick labels, 18 of the x title
+	padL   = 0.05  // the plot's left edge, as a fraction of the width: room for most of a y label
+	padR   = 0.005 // the right edge, so that a line at the very edge is not cut in half
+	inner  = 1000  // the plot's viewBox is inner × inner units
+)
+
+func (c *Chart) plotHeight() float64 { return float64(c.Height - top - bottom) }
+
+// xFrac is where x lies across the whole width, as a fraction.
+func (c *Chart) xFrac(x float64) float64 { return padL + c.X.frac(x)*(1-padL-padR) }
+
+// yPx is where y lies down the outer <svg>, in pixels.
+func (c *Chart) yPx(y float64) float64 { return top + c.plotHeight()*(1-c.Y.frac(y)) }
+
+// xIn and yIn are the coordinates of x and y in the plot's viewBox,
+// clamped to just outside it so that an outlier draws as a cut shape.
+func (c *Chart) xIn(x float64) float64 { return clamp(inner*c.X.frac(x), -1, inner+1) }
+func (c *Chart) yIn(y float64) float64 { return clamp(inner*(1-c.Y.frac(y)), -1, inner+1) }
+
+func clamp(f, lo, hi float64) float64 { return math.Max(lo, math.Min(hi, f)) }
+
+// Band shades the stretch of x from from to to over the plot's height,
+// with label centred at its top: a trigger, a slowdown.
+func (c *Chart) Band(from, to float64, class, label string) {
+	x0, x1 := c.xIn(from), c.xIn(to)
+	c.data.void("rect", "class", join("band", class), "x", coord(x0), "y", "0",
+		"width", coord(x1-x0), "height", coord(inner))
+	if label != "" {
+		c.marks.elem("text", label, "class", join("band-label", class), "x", pct((c.xFrac(from)+c.xFrac(to))/2),
+			"y", coord(top+14), "text-anchor", "middle", "paint-order", "stroke")
+	}
+}
+
+// Bars draws values[i] as a bar over [x0 + i*dx, x0 + (i+1)*dx), from 0 up,
+// as one path: a few hundred bars stay one element. Bars of 0 are left out.
+func (c *Chart) Bars(x0, dx float64, values []float64, class string) {
+	var d writer
+	base := c.yIn(0)
+	for i, v := range values {
+		if v == 0 {
+			continue
+		}
+		l, r := c.xIn(x0+float64(i)*dx), c.xIn(x0+float64(i+1)*dx)
+		d.b.WriteString("M" + coord(l) + " " + coord(base) + "V" + coord(c.yIn(v)) + "H" + coord(r) + "V" + coord(base) + "Z")
+	}
+	if d.b.Len() > 0 {
+		c.data.void("path", "class", join("bars", class), "d", d.b.String())
+	}
+}
+
+// Steps draws the outline of the bars Bars would draw: a step line, so that
+// a second series can lie over the first and both stay readable.
+func (c *Chart) Steps(x0, dx float64, values []float64, class string) {
+	if len(values) == 0 {
+		return
+	}
+	var d writer
+	base := c.yIn(0)
+	d.b.WriteString("M" + coord(c.xIn(x0)) + " " + coord(base))
+	for i, v := range values {
+		d.b.WriteString("V" + coord(c.yIn(v)) + "H" + coord(c.xIn(x0+float64(i+1)*dx)))
+	}
+	d.b.WriteString("V" + coord(base))
+	c.data.void("path", "class", join("steps", class), "d", d.b.String(), "vector-effect", "non-scaling-stroke")
+}
+
+// Line joins (xs[i], ys[i]) in order. Use Series for evenly spaced values.
+func (c *Chart) Line(xs, ys []float64, class string) {
+	n := min(len(xs), len(ys))
+	if n == 0 {
+		return
+	}
+	var d writer
+	for i := 0; i < n; i++ {
+		if i == 0 {
+			d.b.WriteByte('M')
+		} else {
+			d.b.WriteByte('L')
+		}
+		d.b.WriteString(coord(c.xIn(xs[i])) + " " + coord(c.yIn(ys[i])))
+	}
+	c.data.void("path", "class", join("line", class), "d", d.b.String(), "vector-effect", "non-scaling-stroke")
+}
+
+// Series joins values[i] at x0 + i*dx.
+func (c *Chart) Series(x0, dx float64, values []float64, class string) {
+	xs := make([]float64, len(values))
+	for i := range xs {
+		xs[i] = x0 + float64(i)*dx
+	}
+	c.Line(xs, values, class)
+}
+
+// HLine draws a dashed reference line across the plot at y, with label
+// above its right end: a capacity, a threshold.
+func (c *Chart) HLine(y float64, class, label string) {
+	py := coord(c.yPx(y))
+	c.marks.void("line", "class", join("ref", class), "x1", pct(padL), "x2", pct(1-padR), "y1", py, "y2", py)
+	if label != "" {
+		c.marks.elem("text", label, "class", join("ref-label", class), "x", pct(1-padR), "dx", "-4",
+			"y", coord(c.yPx(y)-4), "text-anchor", "end", "paint-order", "stroke")
+	}
+}
+
+// VLine draws a reference line down the plot at x, with label beside it,
+// on whichever side has room, in label row row from the top (0, 1, ...),
+// so that two lines' labels do not meet.
+func (c *Chart) VLine(x float64, class, label string, row int) {
+	f := c.xFrac(x)
+	px := pct(f)
+	c.marks.void("line", "class", join("ref", class), "x1", px, "x2", px,
+		"y1", coord(top), "y2", coord(top+c.plotHeight()))
+	if label != "" {
+		anchor, dx := "start", "4"
+		if f > 0.6 {
+			anchor, dx = "end", "-4"
+		}
+		// Row 0 sits below a band's label, 14 px down; a row is 16 px.
+		y := top + 30 + 16*float64(row)
+		c.marks.elem("text", label, "class", join("ref-label", class), "x", px, "dx", dx,
+			"y", coord(y), "text-anchor", anchor, "paint-order", "stroke")
+	}
+}
+
+// SVG returns the chart's markup: an <svg role="img"> named by its Title
+// and described by its Desc, with gridlines, the data, the reference lines
+// and the axes' labels.
+func (c *Chart) SVG() string {
+	var w writer
+	ph := c.plotHeight()
+	w.open("svg", "class", join("chart", c.Class), "role", "img", "width", "100%", "height", itoa(c.Height),
+		"xmlns", "http://www.w3.org/2000/svg")
+	w.elem("title", c.Title)
+	if c.Desc != "" {
+		w.elem("desc", c.Desc)
+	}
+
+	w.open("g", "class", "grid")
+	for _, t := range c.Y.Ticks {
+		y := coord(c.yPx(t))
+		w.void("line", "x1", "0", "x2", pct(1-padR), "y1", y, "y2", y)
+	}
+	w.close("g")
+
+	w.open("svg", "class", "plot", "x", pct(padL), "y", itoa(top), "width", pct(1-padL-padR), "height", coord(ph),
+		"viewBox", "0 0 1000 1000", "preserveAspectRatio", "none")
+	w.b.WriteString(c.data.b.String())
+	w.close("svg")
+
+	w.b.WriteString(c.marks.b.String())
+
+	w.open("g", "class", "axis")
+	base := coord(top + ph)
+	w.void("line", "class", "baseline", "x1", pct(padL), "x2", pct(1-padR), "y1", base, "y2", base)
+	for _, t := range c.Y.Ticks {
+		// Above its gridline, from the left edge: in the margin on a wide
+		// chart, reaching a little into the plot on a narrow one, and read
+		// along the line it names.
+		w.elem("text", c.Y.label(t), "class", "tick", "x", "0", "y", coord(c.yPx(t)-4), "paint-order", "stroke")
+	}
+	for _, t := range c.X.Ticks {
+		f := c.xFrac(t)
+		px := pct(f)
+		w.void("line", "x1", px, "x2", px, "y1", base, "y2", coord(top+ph+4))
+		anchor := "middle"
+		switch {
+		case f < 0.04:
+			anchor = "start"
+		case f > 0.96:
+			anchor = "end"
+		}
+		w.elem("text", c.X.label(t), "class", "tick", "x", px, "y", coord(top+ph+17), "text-anchor", anchor)
+	}
+	if c.Y.Title != "" {
+		w.elem("text", c.Y.Title, "class", "axis-title", "x", "0", "y", "12")
+	}
+	if c.X.Title != "" {
+		w.elem("text", c.X.Title, "class", "axis-title", "x", pct(1-padR), "y", coord(top+ph+33), "text-anchor", "end")
+	}
+	w.close("g")
+	w.close("svg")
+	return w.b.String()
+}
+
+func join(a, b string) string {
+	if b == "" {
+		return a
+	}
+	return a + " " + b
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+// Bar is one bar of a horizontal bar chart: its label, written above it,
+// and its segments, stacked from the left.
+type Bar struct {
+	Label    string
+	Segments []Segment
+}
+
+// Segment is a part of a Bar.
+type Segment struct {
+	Value float64
+	Class string // its colour
+}
+
+// HBars draws bars across the width, scaled so that max fills it, each
+// under its label and followed by its total. Like Chart, it keeps its text
+// at its CSS size whatever the width: the bars are sized in percentages.
+func HBars(title, desc, class string, max float64, bars []Bar) string {
+	const (
+		label = 16 // px: a label's line above its bar
+		thick = 22 // px: a bar
+		gap   = 12 // px: between a bar and the next label
+	)
+	var w writer
+	height := len(bars)*(label+thick+gap) - gap
+	w.open("svg", "class", join("chart hbars", class), "role", "img", "width", "100%", "height", itoa(height),
+		"xmlns", "http://www.w3.org/2000/svg")
+	w.elem("title", title)
+	if desc != "" {
+		w.elem("desc", desc)
+	}
+	// The bars use at most 80% of the width, leaving room for the total.
+	scale := 0.8 / max
+	if !(max > 0) {
+		scale = 0
+	}
+	for i, b := range bars {
+		y := float64(i * (label + thick + gap))
+		w.elem("text", b.Label, "class", "bar-label", "x", "0", "y", coord(y+12))
+		x, total := 0.0, 0.0
+		for _, s := range b.Segments {
+			if s.Value <= 0 {
+				continue
+			}
+			wd := s.Value * scale
+			w.void("rect", "class", join("seg", s.Class), "x", pct(x), "y", coord(y+label), "width", pct(wd), "height", itoa(thick))
+			x += wd
+			total += s.Value
+		}
+		w.elem("text", Number(total), "class", "bar-total", "x", pct(x), "dx", "6", "y", coord(y+label+thick/2+5))
+	}
+	w.close("svg")
+	return w.b.String()
+}

@@ -1,0 +1,131 @@
+package chart
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func TestTicks(t *testing.T) {
+	for _, c := range []struct {
+		lo, hi float64
+		n      int
+		want   string
+	}{
+		{0, 1000, 4, "0 250 500 750 1,000"},
+		{0, 132.7, 6, "0 25 50 75 100 125 150"},
+		{0, 4.3, 6, "0 1 2 3 4 5"},
+		{0, 0.3, 3, "0 0.1 0.2 0.3"},
+		{0, 2100, 4, "0 1,000 2,000 3,000"},
+		{0, 0, 4, "0 0.25 0.5 0.75 1"}, // an empty range still draws an axis
+		{10, 19, 3, "10 15 20"},
+	} {
+		var got []string
+		for _, v := range Ticks(c.lo, c.hi, c.n) {
+			got = append(got, Number(v))
+		}
+		if strings.Join(got, " ") != c.want {
+			t.Errorf("Ticks(%v, %v, %d) = %v, want %s", c.lo, c.hi, c.n, got, c.want)
+		}
+		ticks := Ticks(c.lo, c.hi, c.n)
+		if len(ticks)-1 > c.n || ticks[0] > c.lo || ticks[len(ticks)-1] < c.hi {
+			t.Errorf("Ticks(%v, %v, %d) = %v: more than %d intervals or not covering the range", c.lo, c.hi, c.n, ticks, c.n)
+		}
+	}
+}
+
+func TestNumber(t *testing.T) {
+	for f, want := range map[float64]string{
+		0: "0", 7: "7", 999: "999", 1000: "1,000", 10500: "10,500", 100050000: "100,050,000",
+		0.5: "0.5", 2.25: "2.25", 132.7: "132.7", 1234.567: "1,234.57", -3: "−3", -0.001: "0",
+	} {
+		if got := Number(f); got != want {
+			t.Errorf("Number(%v) = %q, want %q", f, got, want)
+		}
+	}
+}
+
+var (
+	pathRE = regexp.MustCompile(`<path class="([^"]*)" d="([^"]*)"`)
+	numRE  = regexp.MustCompile(`-?[0-9.]+`)
+)
+
+// A chart is an image named by its title, described by its figures, with
+// its data in a stretched 1000 × 1000 viewBox and no style attribute.
+func TestChartSVG(t *testing.T) {
+	c := Chart{
+		Title: `Calls <per> slot`, Desc: "No jitter: 10,500 calls.", Class: "bo", Height: 200,
+		X: Axis{Title: "time (s)", Min: 0, Max: 10, Ticks: Ticks(0, 10, 5)},
+		Y: Axis{Title: "calls", Min: 0, Max: 100, Ticks: Ticks(0, 100, 4)},
+	}
+	c.Band(2, 4, "trigger", "slow")
+	c.Bars(0, 1, []float64{50, 0, 100, 150}, "s1") // 150 is past the axis: clipped
+	c.Steps(0, 1, []float64{10, 20}, "s2")
+	c.Series(0.5, 1, []float64{0, 100}, "s3")
+	c.HLine(50, "cap", "capacity 50")
+	c.VLine(3, "ok", "recovered", 0)
+	svg := c.SVG()
+	for _, want := range []string{
+		`<svg class="chart bo" role="img" width="100%" height="200" xmlns="http://www.w3.org/2000/svg"><title>Calls &lt;per&gt; slot</title><desc>No jitter: 10,500 calls.</desc>`,
+		`viewBox="0 0 1000 1000" preserveAspectRatio="none"`,
+		`<rect class="band trigger" x="200" y="0" width="200" height="1000"/>`,
+		`<text class="axis-title" x="0" y="12">calls</text>`,
+		`>capacity 50</text>`, `>recovered</text>`, `>slow</text>`,
+	} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("missing %s in\n%s", want, svg)
+		}
+	}
+	if strings.Contains(svg, "style=") {
+		t.Error("a style attribute")
+	}
+	paths := pathRE.FindAllStringSubmatch(svg, -1)
+	if len(paths) != 3 {
+		t.Fatalf("%d paths, want bars, steps and a line", len(paths))
+	}
+	// Three bars (the 0 is left out), each a closed shape from the baseline.
+	if bars := paths[0][2]; paths[0][1] != "bars s1" || strings.Count(bars, "M") != 3 || strings.Count(bars, "Z") != 3 {
+		t.Errorf("bars: %s %s", paths[0][1], bars)
+	}
+	// Every coordinate in the plot's viewBox, the clipped bar at its edge.
+	for _, p := range paths {
+		for _, n := range numRE.FindAllString(p[2], -1) {
+			if f := mustParse(t, n); f < -1 || f > 1001 {
+				t.Errorf("%s: coordinate %s outside the viewBox", p[1], n)
+			}
+		}
+	}
+	if !strings.Contains(paths[0][2], "V-1") {
+		t.Errorf("the bar past the axis is not clipped at its top: %s", paths[0][2])
+	}
+	if !strings.Contains(paths[2][2], `M50 1000L150 0`) {
+		t.Errorf("line: %s, want M50 1000L150 0", paths[2][2])
+	}
+}
+
+func TestHBars(t *testing.T) {
+	svg := HBars("Calls", "4,000 against 1,109.", "bu", 4000, []Bar{
+		{Label: "Without", Segments: []Segment{{1000, "first"}, {3000, "retry"}}},
+		{Label: "With", Segments: []Segment{{1000, "first"}, {109, "retry"}}},
+	})
+	for _, want := range []string{
+		`role="img"`, `<title>Calls</title>`, `<desc>4,000 against 1,109.</desc>`,
+		`<rect class="seg first" x="0%" y="16" width="20%" height="22"/>`,
+		`<rect class="seg retry" x="20%" y="16" width="60%" height="22"/>`,
+		`>4,000</text>`, `>1,109</text>`,
+	} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("missing %s in\n%s", want, svg)
+		}
+	}
+}
+
+func mustParse(t *testing.T, s string) float64 {
+	t.Helper()
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		t.Fatalf("%q: %v", s, err)
+	}
+	return f
+}

@@ -1,0 +1,130 @@
+package widget
+
+import (
+	"errors"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/retrylab/retrylab/engine/backoff"
+)
+
+// The defaults are the figures of SIMULATORS.md section 3: no jitter takes
+// exactly 10,500 calls and serves the last client at 132.7 s; full jitter,
+// the comparison, between 4,950 and 5,100 calls and 4 to 12 s.
+func TestBackoffDefaults(t *testing.T) {
+	html := render(t, &Backoff, nil)
+	f := figures(t, html)
+	want(t, "defaults", f, map[string]string{"data-calls": "10500", "data-last-served": "132.7"})
+	calls, last := mustAtoi(t, f["data-compare-calls"]), mustFloat(t, f["data-compare-last-served"])
+	if calls < 4950 || calls > 5100 || last < 4 || last > 12 {
+		t.Errorf("full jitter, seed 1: %d calls, last served at %v s; want 4,950 to 5,100 and 4 to 12 s", calls, last)
+	}
+	// Two charts, one per policy, each an image with a name and a
+	// description that carry the figures.
+	if n := strings.Count(html, `<svg class="chart bo-chart" role="img"`); n != 2 {
+		t.Errorf("%d per-policy charts, want 2", n)
+	}
+	if !strings.Contains(html, "<desc>No jitter: 10,500 calls for 1,000 clients, in 20 waves; the last client is served at 132.7 s.") {
+		t.Error("the no-jitter chart's description lacks its figures")
+	}
+	off := figures(t, render(t, &Backoff, map[string]string{"compare": "off"}))
+	if _, ok := off["data-compare-calls"]; ok {
+		t.Errorf("compare off still reports a comparison: %v", off)
+	}
+}
+
+// The seed is a parameter: the same seed draws the same run, another seed
+// another one.
+func TestBackoffSeed(t *testing.T) {
+	get := func(seed string) string {
+		return figures(t, render(t, &Backoff, map[string]string{"policy": "full", "compare": "off", "seed": seed}))["data-calls"]
+	}
+	if a, b, c := get("3"), get("3"), get("4"); a != b || a == c {
+		t.Fatalf("seeds 3, 3, 4 gave %s, %s, %s calls", a, b, c)
+	}
+}
+
+var barRE = regexp.MustCompile(`<path class="bars s[12]" d="([^"]*)"`)
+
+// A hundred thousand clients run in the page and draw at most maxBars bars
+// per chart, however long the run: no jitter takes 2,000 waves over
+// 19,932.7 s here (engine/backoff's test of the same run).
+func TestBackoffHundredThousand(t *testing.T) {
+	html := render(t, &Backoff, map[string]string{"clients": "100000", "policy": "none", "compare": "full"})
+	f := figures(t, html)
+	want(t, "100k", f, map[string]string{"data-calls": "100050000", "data-last-served": "19932.7"})
+	bars := barRE.FindAllStringSubmatch(html, -1)
+	if len(bars) != 2 {
+		t.Fatalf("%d bar series, want 2", len(bars))
+	}
+	for _, b := range bars {
+		if n := strings.Count(b[1], "M"); n == 0 || n > maxBars {
+			t.Errorf("%d bars in one chart, want 1 to %d", n, maxBars)
+		}
+	}
+	if len(html) > 40_000 {
+		t.Errorf("the widget's markup is %d bytes", len(html))
+	}
+}
+
+// The page refuses a run that would take it seconds, at once, with an
+// error that says what to change; the engine would have run it.
+func TestBackoffTooBig(t *testing.T) {
+	v, err := Backoff.Schema.Parse(map[string]string{"clients": "100000", "capacity": "1", "policy": "full"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Backoff.Run(v); !errors.Is(err, ErrBackoffTooBig) {
+		t.Fatalf("100,000 clients against 1 call a slot, full jitter: %v, want ErrBackoffTooBig", err)
+	}
+	// Without jitter the same run is waves, cheap to count.
+	v, _ = Backoff.Schema.Parse(map[string]string{"clients": "100000", "capacity": "10", "policy": "none", "compare": "off"})
+	if _, err := Backoff.Run(v); err != nil {
+		t.Fatalf("no jitter, 100,000 clients against 10: %v", err)
+	}
+}
+
+// estimateCalls is what keeps the page responsive, so it must not
+// underestimate: across policies, sizes and waits, the calls a run makes
+// stay below it.
+func TestBackoffEstimateIsGenerous(t *testing.T) {
+	for _, c := range []struct{ clients, capacity int }{{1000, 50}, {5000, 50}, {20000, 200}, {2000, 5}} {
+		for _, pol := range []backoff.Policy{backoff.Full, backoff.Equal, backoff.Decorrelated} {
+			for _, wait := range [][2]float64{{0.1, 10}, {0.01, 1}, {1, 60}} {
+				p := backoff.Defaults()
+				p.Policy, p.Clients, p.Capacity = pol, c.clients, c.capacity
+				p.Base, p.Cap = seconds(wait[0]), seconds(wait[1])
+				res, err := backoff.Run(p, 1)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if est := estimateCalls(p); float64(res.Calls) > est {
+					t.Errorf("%s, %d clients, capacity %d, base %v cap %v: %d calls, estimated %.0f",
+						pol, c.clients, c.capacity, wait[0], wait[1], res.Calls, est)
+				}
+			}
+		}
+	}
+}
+
+func TestSlotsPerBar(t *testing.T) {
+	for slots, want := range map[int]int{1: 1, 300: 1, 301: 2, 600: 2, 601: 5, 1328: 5, 3001: 20, 199_328: 1000} {
+		if got := slotsPerBar(slots); got != want {
+			t.Errorf("slotsPerBar(%d) = %d, want %d", slots, got, want)
+		}
+	}
+	if got := peaks([]int{3, 9, 1, 0, 4}, 2, 3); got[0] != 9 || got[1] != 1 || got[2] != 4 {
+		t.Errorf("peaks = %v, want [9 1 4]", got)
+	}
+}
+
+func mustFloat(t *testing.T, s string) float64 {
+	t.Helper()
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		t.Fatalf("%q is not a number", s)
+	}
+	return f
+}

@@ -1,0 +1,95 @@
+package widget
+
+import (
+	"github.com/retrylab/retrylab/engine/budget"
+	"github.com/retrylab/retrylab/site/chart"
+)
+
+// Budget is a retry budget against an upstream that is down: the calls
+// sent without a budget and with one, side by side.
+var Budget = Widget{
+	Name:    "budget",
+	Title:   "A retry budget while the upstream is down",
+	Summary: "Every call fails. Compare the calls sent when every failure is retried with those a token bucket lets through.",
+	Schema: Schema{
+		{Name: "requests", Label: "Requests", Kind: Int, Default: "1000", Min: 1, Max: 100_000,
+			Help: "requests, each of which calls once and fails"},
+		{Name: "retries", Label: "Retries per request", Kind: Int, Default: "3", Min: 0, Max: 10,
+			Help: "retries a request may make after its first call"},
+		{Name: "ratio", Label: "Tokens per request", Kind: Float, Default: "0.1", Min: 0, Max: 1, Step: 0.01,
+			Help: "the share of a token each request earns; a retry spends a whole one (0.1: retries up to 10% of requests)"},
+		{Name: "bank", Label: "Bucket size (tokens)", Kind: Float, Default: "10", Min: 0, Max: 1000, Step: 0.1,
+			Help: "the most tokens the bucket holds; it starts full"},
+	},
+	Run: runBudget,
+}
+
+func runBudget(v Values) (Run, error) {
+	p := budget.Params{Requests: v.Int("requests"), Retries: v.Int("retries"), Ratio: v.Float("ratio"), Bank: v.Float("bank")}
+	var r budgetRun
+	var err error
+	p.Budget = false
+	if r.without, err = budget.Run(p); err != nil {
+		return nil, err
+	}
+	p.Budget = true
+	if r.with, err = budget.Run(p); err != nil {
+		return nil, err
+	}
+	r.p = p
+	return &r, nil
+}
+
+type budgetRun struct {
+	p             budget.Params
+	without, with budget.Result
+}
+
+func (r *budgetRun) Steps() int { return 0 }
+
+// Output draws the two runs' calls as bars, first calls and retries
+// stacked, then the figures.
+func (r *budgetRun) Output(h *HTML, _ int) {
+	wo, wi := r.without.Summary, r.with.Summary
+	bars := []chart.Bar{
+		{Label: "Without a budget: every failure retried", Segments: []chart.Segment{
+			{Value: float64(wo.Requests), Class: "first"}, {Value: float64(wo.Retries), Class: "retry"}}},
+		{Label: "With a budget of " + chart.Number(r.p.Ratio*100) + "% (bucket of " + chart.Number(r.p.Bank) + ")", Segments: []chart.Segment{
+			{Value: float64(wi.Requests), Class: "first"}, {Value: float64(wi.Retries), Class: "retry"}}},
+	}
+	desc := r.sentence()
+	h.Open("div", "class", "w-chart")
+	h.Raw(chart.HBars("Calls sent while the upstream is down, without and with a retry budget", desc, "bu-chart",
+		float64(max(wo.Calls, wi.Calls)), bars))
+	h.Close("div")
+	h.Open("ul", "class", "w-legend")
+	h.Open("li").Elem("span", "", "class", "w-swatch first", "aria-hidden", "true").Text("first calls").Close("li")
+	h.Open("li").Elem("span", "", "class", "w-swatch retry", "aria-hidden", "true").Text("retries").Close("li")
+	h.Close("ul")
+
+	h.Open("p", "class", "w-outcome", "data-calls-without", Itoa(wo.Calls), "data-calls-with", Itoa(wi.Calls),
+		"data-denied", Itoa(wi.Denied))
+	h.Text(desc)
+	h.Close("p")
+}
+
+func (r *budgetRun) sentence() string {
+	wo, wi := r.without.Summary, r.with.Summary
+	s := "Without a budget " + chart.Number(float64(wo.Requests)) + " failing " + pluralWord(wo.Requests, "request") +
+		" send " + chart.Number(float64(wo.Calls)) + " calls; with it, " + chart.Number(float64(wi.Calls)) + "."
+	if wi.Denied > 0 {
+		s += " The bucket let " + count(wi.Retries, "retry", "retries") + " through and refused " + Itoa(wi.Denied) + "."
+	}
+	if wo.Calls > 0 && wi.Calls < wo.Calls {
+		s += " The upstream is spared " + chart.Number(float64(wo.Calls-wi.Calls)) + " calls it could not have answered."
+	}
+	return s
+}
+
+// count is "1 retry" or "109 retries".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return chart.Number(float64(n)) + " " + many
+}

@@ -1,0 +1,464 @@
+package widget
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/retrylab/retrylab/engine/guard"
+	"github.com/retrylab/retrylab/engine/sim"
+)
+
+// MaxSeed bounds the seed parameter of the random widgets: any whole number
+// up to a billion, exact in the float64 a parameter is kept in.
+const MaxSeed = 1_000_000_000
+
+// more puts p under "More parameters".
+func more(p Param) Param {
+	p.More = true
+	return p
+}
+
+// seedParam is the seed of a random widget, called "seed" as in the CLI's
+// --seed, whose default is 1 too.
+func seedParam(help string) Param {
+	return Param{Name: "seed", Label: "Seed", Kind: Int, Default: "1", Min: 0, Max: MaxSeed, Help: help}
+}
+
+// Guard is twenty identical requests with one key arriving at once, and
+// three ways a handler can try to charge once.
+var Guard = Widget{
+	Name:    "guard",
+	Title:   "Twenty duplicates at the same instant",
+	Summary: "Send one request many times at once and see which guard charges the card once.",
+	Schema: Schema{
+		{Name: "strategy", Label: "Guard", Kind: Enum, Default: string(guard.CheckThenInsert),
+			Allowed: strategyNames(),
+			Help:    "check-then-insert: SELECT, charge, INSERT; constraint-after-charge: charge, then INSERT under a unique index; claim-before-work: INSERT the key first, and only the winner charges"},
+		{Name: "n", Label: "Requests", Kind: Int, Default: "20", Min: 1, Max: maxLanes,
+			Help: "identical requests with one key, one lane each (at most 50)"},
+		{Name: "spread", Label: "Spread (steps)", Kind: Int, Default: "0", Min: 0, Max: 10,
+			Help: "0: all arrive together and run in lockstep; above 0: arrivals spread over that many steps, interleaved at random"},
+		more(seedParam("the random arrivals and interleaving when spread is above 0; the same seed replays the same run")),
+	},
+	Run: runGuard,
+}
+
+// maxLanes is the most requests the widget draws: a lane is a row of the
+// timeline, and fifty rows are already two screens on a phone. Fifty lanes
+// of at most eight steps, spread over ten rounds, stay far below the
+// trace's sim.MaxEvents, so the trace is never cut.
+const maxLanes = 50
+
+func strategyNames() []string {
+	out := make([]string, len(guard.Strategies))
+	for i, s := range guard.Strategies {
+		out[i] = string(s)
+	}
+	return out
+}
+
+func runGuard(v Values) (Run, error) {
+	p := guard.Params{N: v.Int("n"), Strategy: guard.Strategy(v.String("strategy")), Spread: v.Int("spread")}
+	res, err := guard.Run(p, uint64(v.Int("seed")))
+	if err != nil {
+		return nil, err
+	}
+	r := &guardRun{res: res, p: p}
+	// A step is an instant of the shared timeline: every event at that
+	// virtual time, one per lane at most. starts[k] is where instant k
+	// begins in the trace; starts[len] is the trace's end.
+	for i, e := range res.Trace {
+		if i == 0 || e.At != res.Trace[i-1].At {
+			r.starts = append(r.starts, i)
+			if isBurst(e.Lane) {
+				r.burst++
+			}
+		}
+	}
+	r.starts = append(r.starts, len(res.Trace))
+	return r, nil
+}
+
+type guardRun struct {
+	res    guard.Result
+	p      guard.Params
+	starts []int // the trace index where each instant begins, and the trace's length
+	burst  int   // instants of the burst; the follow-ups' come after them
+}
+
+func (r *guardRun) Steps() int { return len(r.starts) - 1 }
+
+// isBurst tells the burst's lanes ("req-N") from the follow-ups'.
+func isBurst(lane string) bool { return strings.HasPrefix(lane, "req-") }
+
+// laneNo is the request number of a burst lane: "req-3" is 3.
+func laneNo(lane string) int {
+	n, _ := strconv.Atoi(strings.TrimPrefix(lane, "req-"))
+	return n
+}
+
+// guardState is what the trace says up to a step.
+type guardState struct {
+	rows          int             // rows for the key
+	charges       int             // the burst's charges
+	followCharges int             // the follow-ups' charges
+	pays          []string        // the card network's payments, in order, burst and follow-ups
+	statuses      map[int]int     // the burst's answers so far, per status code
+	answered      int             // requests of the burst that have answered
+	saved         string          // the payment saved on the key row (claim-before-work)
+	charged       map[string]bool // the lanes that have charged the card
+}
+
+func (r *guardRun) state(upTo int) guardState {
+	s := guardState{statuses: map[int]int{}, charged: map[string]bool{}}
+	for _, e := range r.res.Trace[:upTo] {
+		switch e.Kind {
+		case "insert":
+			s.rows++
+		case "charge":
+			s.pays = append(s.pays, e.Ref)
+			s.charged[e.Lane] = true
+			if isBurst(e.Lane) {
+				s.charges++
+			} else {
+				s.followCharges++
+			}
+		case "update":
+			s.saved = e.Ref
+		case "answer":
+			if isBurst(e.Lane) {
+				s.statuses[r.answerOf(e.Lane).Status]++
+				s.answered++
+			}
+		}
+	}
+	return s
+}
+
+// answerOf is the answer a lane ends with.
+func (r *guardRun) answerOf(lane string) guard.Answer {
+	switch lane {
+	case "retry":
+		return r.res.Retry
+	case "other":
+		return r.res.Other
+	}
+	if n := laneNo(lane); n >= 1 && n <= len(r.res.Answers) {
+		return r.res.Answers[n-1]
+	}
+	return guard.Answer{}
+}
+
+// statusList writes counts per status code as "201:1,409:19", codes in
+// order: the form of data-statuses.
+func statusList(m map[int]int) string {
+	codes := make([]int, 0, len(m))
+	for c := range m {
+		codes = append(codes, c)
+	}
+	sort.Ints(codes)
+	parts := make([]string, len(codes))
+	for i, c := range codes {
+		parts[i] = Itoa(c) + ":" + Itoa(m[c])
+	}
+	return strings.Join(parts, ",")
+}
+
+// Output draws the three things a reader watches (the card network, the
+// table and its index, the answers), then the timeline, one lane per
+// request and one column per instant, then the follow-ups.
+func (r *guardRun) Output(h *HTML, step int) {
+	steps := r.Steps()
+	step = max(0, min(step, steps))
+	upTo := r.starts[step]
+	s := r.state(upTo)
+	done := step == steps
+
+	h.Open("div", "class", "g-panels")
+	// The card network.
+	cls := "g-panel g-card"
+	if s.charges > 1 {
+		cls += " bad"
+	}
+	h.Open("section", "class", cls, "aria-label", "The card network")
+	h.Elem("h3", "Card network")
+	h.Open("p", "class", "g-big").Elem("strong", Itoa(s.charges)).Text(" " + pluralWord(s.charges, "charge") + " by the burst").Close("p")
+	if len(s.pays) > 0 {
+		h.Open("ul", "class", "g-pays", "aria-label", "Payments charged")
+		for i, p := range s.pays {
+			h.Elem("li", p, "class", when(i >= s.charges, "after"))
+		}
+		h.Close("ul")
+	}
+	if s.followCharges > 0 {
+		h.Elem("p", "+"+Itoa(s.followCharges)+" by the follow-ups", "class", "g-note bad-text")
+	}
+	h.Close("section")
+
+	// The table and its unique index.
+	table, index := "payments", "no unique index on key"
+	switch r.p.Strategy {
+	case guard.ConstraintAfterCharge:
+		index = "UNIQUE (key)"
+	case guard.ClaimBeforeWork:
+		table, index = "idempotency_keys", "UNIQUE (key)"
+	}
+	h.Open("section", "class", "g-panel g-db", "aria-label", "The database table")
+	h.Open("h3").Text("Table ").Elem("code", table).Close("h3")
+	h.Elem("p", index, "class", "g-index"+when(r.p.Strategy != guard.CheckThenInsert, " on"))
+	h.Open("p", "class", "g-big").Elem("strong", Itoa(s.rows)).Text(" " + pluralWord(s.rows, "row") + " for " + guard.Key).Close("p")
+	if r.p.Strategy == guard.ClaimBeforeWork && s.rows > 0 {
+		saved := "no answer saved yet"
+		if s.saved != "" {
+			saved = "answer saved: 201 " + s.saved
+		}
+		h.Elem("p", saved, "class", "g-note")
+	}
+	h.Close("section")
+
+	// The answers.
+	h.Open("section", "class", "g-panel g-answers", "aria-label", "The answers")
+	h.Elem("h3", "Answers")
+	h.Open("ul", "class", "g-statuses")
+	codes := make([]int, 0, len(s.statuses))
+	for c := range s.statuses {
+		codes = append(codes, c)
+	}
+	sort.Ints(codes)
+	for _, c := range codes {
+		h.Open("li", "class", "s"+Itoa(c)).Elem("strong", Itoa(c)).Text(" × " + Itoa(s.statuses[c])).Close("li")
+	}
+	if waiting := r.p.N - s.answered; waiting > 0 {
+		h.Elem("li", Itoa(waiting)+" waiting", "class", "waiting")
+	}
+	h.Close("ul")
+	h.Close("section")
+	h.Close("div")
+
+	r.timeline(h, step, s)
+	r.afterwards(h, step)
+
+	h.Open("p", outcomeAttrs(step, steps, s.charges <= 1,
+		"data-rows", Itoa(s.rows), "data-charges", Itoa(s.charges), "data-statuses", statusList(s.statuses))...)
+	h.Text(r.verdict(s, done))
+	h.Close("p")
+}
+
+// cell is how an event shows in its lane: a short code and a class.
+func cell(e sim.Event, a guard.Answer) (code, class string) {
+	switch e.Kind {
+	case "select":
+		if strings.Contains(e.Text, "absent") {
+			return "none", "k-read"
+		}
+		return "found", "k-read"
+	case "card":
+		return "card", "k-card"
+	case "charge":
+		return "$", "k-charge"
+	case "insert":
+		if strings.Contains(e.Text, "claimed") {
+			return "claim", "k-insert"
+		}
+		return "row", "k-insert"
+	case "conflict":
+		return "✕", "k-conflict"
+	case "update":
+		return "save", "k-save"
+	case "answer":
+		code = Itoa(a.Status)
+		if a.Replayed {
+			code += "↺"
+		}
+		return code, "k-answer s" + Itoa(a.Status)
+	}
+	return e.Kind, "k-other"
+}
+
+// timeline writes the burst as a table: a row per request, a column per
+// instant; events not yet reached keep their place, hidden.
+func (r *guardRun) timeline(h *HTML, step int, s guardState) {
+	type pos struct{ lane, col int }
+	cells := map[pos]int{} // trace index of the event in each cell
+	for k := 0; k < r.burst; k++ {
+		for i := r.starts[k]; i < r.starts[k+1]; i++ {
+			if e := r.res.Trace[i]; isBurst(e.Lane) {
+				cells[pos{laneNo(e.Lane), k}] = i
+			}
+		}
+	}
+	now := step - 1 // the instant a replay has just reached
+	if step == r.Steps() {
+		now = -1
+	}
+	h.Open("div", "class", "g-scroll", "tabindex", "0", "role", "region", "aria-label", "Timeline: one lane per request")
+	h.Open("table", "class", "g-lanes")
+	h.Elem("caption", "One lane per request; one column per step of the shared timeline ("+Itoa(int(guard.Step/time.Millisecond))+" ms each).")
+	h.Open("thead").Open("tr").Elem("th", "Request", "scope", "col", "class", "g-lane")
+	for k := 0; k < r.burst; k++ {
+		h.Elem("th", Itoa(k+1), "scope", "col", "class", when(k == now, "now"))
+	}
+	h.Close("tr").Close("thead")
+	h.Open("tbody")
+	for n := 1; n <= r.p.N; n++ {
+		lane := "req-" + Itoa(n)
+		a := r.answerOf(lane)
+		h.Open("tr", "class", when(s.charged[lane], "charged"))
+		h.Elem("th", "#"+Itoa(n), "scope", "row", "class", "g-lane")
+		for k := 0; k < r.burst; k++ {
+			i, ok := cells[pos{n, k}]
+			if !ok {
+				h.Elem("td", "", "class", when(k == now, "now"))
+				continue
+			}
+			r.eventCell(h, i, a, i >= r.starts[step], k == now)
+		}
+		h.Close("tr")
+	}
+	h.Close("tbody").Close("table").Close("div")
+	h.Open("p", "class", "g-legend", "aria-hidden", "true")
+	for _, l := range [][2]string{
+		{"k-read", "none"}, {"", "SELECT finds no row;"}, {"k-read", "found"}, {"", "finds one;"},
+		{"k-card", "card"}, {"", "at the card network;"}, {"k-charge", "$"}, {"", "the card is charged;"},
+		{"k-insert", "row"}, {"k-insert", "claim"}, {"", "INSERT succeeds;"}, {"k-conflict", "✕"}, {"", "the unique index refuses it;"},
+		{"k-save", "save"}, {"", "the answer is saved on the key;"}, {"k-answer s201", "201"}, {"k-answer s409", "409"}, {"", "the answer (↺ a replay)."},
+	} {
+		if l[0] == "" {
+			h.Text(" " + l[1] + " ")
+		} else {
+			h.Elem("span", l[1], "class", "g-code "+l[0])
+		}
+	}
+	h.Close("p")
+}
+
+func (r *guardRun) eventCell(h *HTML, i int, a guard.Answer, future, now bool) {
+	e := r.res.Trace[i]
+	code, cls := cell(e, a)
+	cls = "g-ev " + cls
+	if future {
+		cls += " future"
+	}
+	if now {
+		cls += " now"
+	}
+	h.Open("td", "class", cls, "title", e.Text)
+	h.Elem("span", code, "class", "g-code", "aria-hidden", "true")
+	if !future {
+		h.Elem("span", e.Text, "class", "w-sr")
+	}
+	h.Close("td")
+}
+
+// afterwards writes the two follow-ups, each alone a second after the
+// burst: a retry with the same body, then the same key with another amount.
+func (r *guardRun) afterwards(h *HTML, step int) {
+	h.Open("div", "class", "g-after")
+	h.Elem("h3", "A second later, one at a time")
+	h.Open("table", "class", "g-lanes")
+	h.Elem("caption", "Two follow-ups after the burst has answered: the same request again, then the same key with another amount.")
+	h.Open("tbody")
+	last := r.starts[step] - 1
+	if step == r.Steps() {
+		last = -1
+	}
+	for _, f := range []struct{ lane, label string }{
+		{"retry", "retry"},
+		{"other", "other"},
+	} {
+		a := r.answerOf(f.lane)
+		h.Open("tr")
+		h.Elem("th", f.label, "scope", "row", "class", "g-lane")
+		for i := r.starts[r.burst]; i < len(r.res.Trace); i++ {
+			if r.res.Trace[i].Lane == f.lane {
+				r.eventCell(h, i, a, i >= r.starts[step], i == last)
+			}
+		}
+		h.Close("tr")
+	}
+	h.Close("tbody").Close("table")
+	h.Close("div")
+}
+
+func (r *guardRun) verdict(s guardState, done bool) string {
+	if !done {
+		return "Replaying: " + Itoa(s.charges) + " " + pluralWord(s.charges, "charge") + " and " +
+			Itoa(s.rows) + " " + pluralWord(s.rows, "row") + " so far."
+	}
+	n := r.p.N
+	text := ""
+	switch {
+	case n == 1:
+		text = "One request: " + plural(s.rows, "row") + " and " + plural(s.charges, "charge") + "; there was nothing to race with."
+	case r.p.Strategy == guard.ClaimBeforeWork:
+		text = plural(s.charges, "charge") + " for " + Itoa(n) + " requests: only the request that claimed the key charged; the others answered " +
+			statusWords(s.statuses, 201) + "."
+	case s.rows < s.charges:
+		text = plural(s.rows, "row") + ", but " + plural(s.charges, "charge") + ": every request charged the card before the unique index refused its row. " +
+			"The table looks clean; the card statement does not."
+	case s.charges == 1:
+		text = "1 row and 1 charge: only the first request read the key before its row existed; the others found the row and replayed its answer."
+	case s.charges == n:
+		text = plural(s.rows, "row") + " and " + plural(s.charges, "charge") + ": all " + Itoa(n) +
+			" requests read the key before any row existed, and each of them charged."
+	default:
+		text = plural(s.rows, "row") + " and " + plural(s.charges, "charge") + ": " + Itoa(s.charges) + " of the " + Itoa(n) +
+			" requests read the key before any row existed, and each of them charged; the others found a row and replayed it."
+	}
+	return text + " Afterwards a retry answers " + answerWords(r.res.Retry) + "; the same key with " + Money(guard.OtherAmount) +
+		" answers " + answerWords(r.res.Other) + "."
+}
+
+// statusWords lists the counts other than skip's: "409 (19)".
+func statusWords(m map[int]int, skip int) string {
+	codes := make([]int, 0, len(m))
+	for c := range m {
+		if c != skip || m[c] > 1 {
+			codes = append(codes, c)
+		}
+	}
+	sort.Ints(codes)
+	parts := make([]string, len(codes))
+	for i, c := range codes {
+		k := m[c]
+		if c == skip {
+			k-- // the winner's own answer
+		}
+		parts[i] = Itoa(c) + " (" + Itoa(k) + ")"
+	}
+	if len(parts) == 0 {
+		return "nothing"
+	}
+	return strings.Join(parts, " and ")
+}
+
+func answerWords(a guard.Answer) string {
+	s := Itoa(a.Status)
+	if a.Payment != "" {
+		s += " " + a.Payment
+	}
+	if a.Replayed {
+		s += ", replayed"
+	}
+	if a.Charged {
+		s += ", after charging the card again"
+	}
+	return s
+}
+
+func pluralWord(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}
+
+// when is s if b holds, else "": for classes that come and go.
+func when(b bool, s string) string {
+	if b {
+		return s
+	}
+	return ""
+}

@@ -1,0 +1,66 @@
+package widget
+
+import (
+	"regexp"
+	"testing"
+)
+
+// render runs w with raw parameters and returns the whole widget's markup
+// at its end state.
+func render(t *testing.T, w *Widget, raw map[string]string) string {
+	t.Helper()
+	v, err := w.Schema.Parse(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var h HTML
+	if err := Render(&h, w, v, "w-"+w.Name+"-1"); err != nil {
+		t.Fatalf("%s %v: %v", w.Name, raw, err)
+	}
+	return h.String()
+}
+
+// runAt runs w with raw parameters and returns its output at step.
+func runAt(t *testing.T, w *Widget, raw map[string]string, step int) (string, Run) {
+	t.Helper()
+	v, err := w.Schema.Parse(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := w.Run(v)
+	if err != nil {
+		t.Fatalf("%s %v: %v", w.Name, raw, err)
+	}
+	var h HTML
+	run.Output(&h, step)
+	return h.String(), run
+}
+
+var (
+	outcomeTagRE = regexp.MustCompile(`<p class="w-outcome"([^>]*)>`)
+	attrRE       = regexp.MustCompile(`\s(data-[a-z-]+)="([^"]*)"`)
+)
+
+// figures reads the data-* attributes of the one outcome element in html.
+func figures(t *testing.T, html string) map[string]string {
+	t.Helper()
+	tags := outcomeTagRE.FindAllStringSubmatch(html, -1)
+	if len(tags) != 1 {
+		t.Fatalf("%d outcome elements, want 1, in:\n%s", len(tags), html)
+	}
+	out := map[string]string{}
+	for _, m := range attrRE.FindAllStringSubmatch(tags[0][1], -1) {
+		out[m[1]] = m[2]
+	}
+	return out
+}
+
+// want checks figures against wanted values.
+func want(t *testing.T, what string, got map[string]string, wanted map[string]string) {
+	t.Helper()
+	for k, v := range wanted {
+		if got[k] != v {
+			t.Errorf("%s: %s = %q, want %q (all: %v)", what, k, got[k], v, got)
+		}
+	}
+}

@@ -1,0 +1,199 @@
+package widget
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/retrylab/retrylab/engine/ordering"
+)
+
+// Ordering is webhook events that arrive out of order and twice: deduping
+// by id stops the repeat but not the reordering; a watermark stops both.
+var Ordering = Widget{
+	Name:    "ordering",
+	Title:   "Events out of order, and twice",
+	Summary: "A subscription goes from starter to pro, but the events arrive pro, starter, pro. Which plan does the consumer end on?",
+	Schema: Schema{
+		{Name: "strategy", Label: "Consumer", Kind: Enum, Default: string(ordering.Dedupe), Allowed: orderingNames(),
+			Help: "none: apply every event; dedupe: skip an event id already applied; watermark: skip an event no newer than the last applied"},
+		{Name: "arrival", Label: "Arrival order", Kind: EnumList, Default: "evt_2, evt_1, evt_2", Allowed: eventIDs(),
+			MaxItems: ordering.MaxArrivals,
+			Help:     "the events in the order they arrive (evt_1: starter, sent at t = 0 s; evt_2: pro, sent at t = 60 s)"},
+	},
+	Run: runOrdering,
+}
+
+func orderingNames() []string {
+	out := make([]string, len(ordering.Strategies))
+	for i, s := range ordering.Strategies {
+		out[i] = string(s)
+	}
+	return out
+}
+
+func eventIDs() []string {
+	out := make([]string, len(ordering.Events))
+	for i, e := range ordering.Events {
+		out[i] = e.ID
+	}
+	return out
+}
+
+func runOrdering(v Values) (Run, error) {
+	p := ordering.Params{Strategy: ordering.Strategy(v.String("strategy")), Arrival: v.List("arrival")}
+	res, err := ordering.Run(p)
+	if err != nil {
+		return nil, err
+	}
+	return &orderingRun{p: p, res: res}, nil
+}
+
+type orderingRun struct {
+	p   ordering.Params
+	res ordering.Result
+}
+
+func (r *orderingRun) Steps() int { return len(r.res.Trace) }
+
+func eventOf(id string) ordering.Event {
+	for _, e := range ordering.Events {
+		if e.ID == id {
+			return e
+		}
+	}
+	return ordering.Event{ID: id}
+}
+
+func secondsText(d time.Duration) string { return "t = " + strconv.Itoa(int(d/time.Second)) + " s" }
+
+// Output draws the deliveries, each marked applied or skipped once
+// reached, the plan in the database and what the consumer remembers, then
+// the story so far.
+func (r *orderingRun) Output(h *HTML, step int) {
+	step = clampStep(step, r.Steps())
+	plan := ""
+	var fates []string // per delivery reached: "", "applied" or "skipped"
+	var mark time.Duration = -1
+	seen := map[string]bool{}
+	var seenIDs []string
+	for _, e := range r.res.Trace[:step] {
+		switch e.Kind {
+		case "deliver":
+			fates = append(fates, "")
+		case "apply":
+			ev := eventOf(e.Ref)
+			plan = ev.Plan
+			mark = max(mark, ev.At)
+			fates[len(fates)-1] = "applied"
+			if !seen[ev.ID] {
+				seen[ev.ID] = true
+				seenIDs = append(seenIDs, ev.ID)
+			}
+		case "skip":
+			fates[len(fates)-1] = "skipped"
+		}
+	}
+
+	h.Open("div", "class", "w-panels")
+	h.Open("section", "class", "w-panel or-arrivals", "aria-label", "Deliveries, in arrival order")
+	h.Elem("h3", "Deliveries")
+	h.Open("ol", "class", "w-rows")
+	for i, id := range r.p.Arrival {
+		ev := eventOf(id)
+		fate, cls := "waiting", "pending"
+		if i < len(fates) {
+			switch fates[i] {
+			case "applied":
+				fate, cls = "applied", "ok"
+			case "skipped":
+				fate, cls = "skipped", "skip"
+			default:
+				fate, cls = "arriving", "now"
+			}
+		}
+		h.Open("li", "class", cls).Elem("code", id).Text(" "+ev.Plan+", "+secondsText(ev.At)+": ").Elem("strong", fate).Close("li")
+	}
+	h.Close("ol")
+	h.Close("section")
+
+	h.Open("section", "class", "w-panel", "aria-label", "The database")
+	h.Elem("h3", "Database")
+	shown := plan
+	if shown == "" {
+		shown = "none yet"
+	}
+	cls := "w-big"
+	if step == r.Steps() && !r.res.Correct {
+		cls += " bad-text"
+	}
+	h.Open("p", "class", cls).Text("plan = ").Elem("strong", shown).Close("p")
+	switch r.p.Strategy {
+	case ordering.Watermark:
+		w := "none yet"
+		if mark >= 0 {
+			w = secondsText(mark)
+		}
+		h.Elem("p", "Watermark: "+w, "class", "w-note")
+	case ordering.Dedupe:
+		ids := "none yet"
+		if len(seenIDs) > 0 {
+			ids = ""
+			for i, id := range seenIDs {
+				if i > 0 {
+					ids += ", "
+				}
+				ids += id
+			}
+		}
+		h.Elem("p", "Ids applied: "+ids, "class", "w-note")
+	default:
+		h.Elem("p", "No guard: every delivery is applied.", "class", "w-note")
+	}
+	h.Close("section")
+	h.Close("div")
+
+	story(h, r.res.Trace, step, nil)
+
+	figures := []string{"data-plan", plan, "data-skipped", Itoa(countSkipped(fates))}
+	if step == r.Steps() {
+		figures = append(figures, "data-correct", strconv.FormatBool(r.res.Correct))
+	}
+	h.Open("p", outcomeAttrs(step, r.Steps(), r.res.Correct, figures...)...)
+	if step < r.Steps() {
+		h.Text("Replaying: the plan is " + shown + " so far.")
+	} else {
+		h.Text(r.verdict())
+	}
+	h.Close("p")
+}
+
+func countSkipped(fates []string) int {
+	n := 0
+	for _, f := range fates {
+		if f == "skipped" {
+			n++
+		}
+	}
+	return n
+}
+
+func (r *orderingRun) verdict() string {
+	s := r.res.Summary
+	newest := ordering.Event{At: -1}
+	for _, id := range r.p.Arrival {
+		if e := eventOf(id); e.At > newest.At {
+			newest = e
+		}
+	}
+	text := "The consumer ends on " + s.Plan + ", after applying " + count(len(s.Applied), "delivery", "deliveries") + " and skipping " + Itoa(s.Skipped) + ". "
+	if s.Correct {
+		return text + "Right: that is the plan of the newest event, " + newest.ID + "."
+	}
+	text += "Wrong: the newest event is " + newest.ID + " (" + newest.Plan + ")"
+	if r.p.Strategy == ordering.Dedupe {
+		text += "; deduping by id stopped the repeat but not the older event arriving late."
+	} else {
+		text += "; an older event arriving late overwrote it."
+	}
+	return text
+}

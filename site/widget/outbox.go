@@ -1,0 +1,172 @@
+package widget
+
+import (
+	"strings"
+
+	"github.com/retrylab/retrylab/engine/outbox"
+)
+
+// Outbox is the transactional outbox and the consumer's inbox: a relay that
+// publishes an event twice, and an inbox that sends its email once.
+var Outbox = Widget{
+	Name:    "outbox",
+	Title:   "The outbox and the inbox",
+	Summary: "Crash the relay between publishing an event and marking it sent, and count the emails with and without an inbox.",
+	Schema: Schema{
+		{Name: "relay-crash", Label: "Relay crashes", Kind: Bool, Default: "on",
+			Help: "the relay crashes once: after publishing the first event, before marking it sent"},
+		{Name: "inbox", Label: "Consumer inbox", Kind: Bool, Default: "on",
+			Help: "the consumer records event ids and skips the ones it has seen"},
+		{Name: "orders", Label: "Orders", Kind: Int, Default: "1", Min: 1, Max: 5,
+			Help: "orders placed, each with its event (at most 5)"},
+	},
+	Run: runOutbox,
+}
+
+func runOutbox(v Values) (Run, error) {
+	p := outbox.Params{Orders: v.Int("orders"), RelayCrash: v.Bool("relay-crash"), Inbox: v.Bool("inbox")}
+	res, err := outbox.Run(p)
+	if err != nil {
+		return nil, err
+	}
+	return &outboxRun{p: p, res: res}, nil
+}
+
+type outboxRun struct {
+	p   outbox.Params
+	res outbox.Result
+}
+
+func (r *outboxRun) Steps() int { return len(r.res.Trace) }
+
+var outboxLanes = map[string]string{"app": "App", "relay": "Relay", "broker": "Broker", "consumer": "Consumer"}
+
+// Output draws the outbox table, the broker and the consumer as they stand
+// after step events, then the story so far.
+func (r *outboxRun) Output(h *HTML, step int) {
+	step = clampStep(step, r.Steps())
+	var (
+		rows      []string // outbox rows, in order
+		sent      = map[string]bool{}
+		broker    []string // messages on the broker
+		inbox     []string // ids the inbox recorded
+		emails    int      //
+		skipped   int      //
+		relayDown bool     // between a crash and the restart
+		emailed   = map[string]int{}
+	)
+	for _, e := range r.res.Trace[:step] {
+		switch e.Kind {
+		case "commit":
+			rows = append(rows, e.Ref)
+		case "publish":
+			broker = append(broker, e.Ref)
+		case "mark":
+			sent[e.Ref] = true
+		case "crash":
+			relayDown = true
+		case "restart":
+			relayDown = false
+		case "email":
+			emails++
+			emailed[e.Ref]++
+			if r.p.Inbox {
+				inbox = append(inbox, e.Ref)
+			}
+		case "skip":
+			skipped++
+		}
+	}
+
+	h.Open("div", "class", "w-panels")
+	h.Open("section", "class", "w-panel", "aria-label", "The outbox table")
+	h.Open("h3").Text("Table ").Elem("code", "outbox").Close("h3")
+	if len(rows) == 0 {
+		h.Elem("p", "No rows yet.", "class", "empty")
+	} else {
+		h.Open("ul", "class", "w-rows")
+		for _, id := range rows {
+			state, cls := "not sent", "pending"
+			if sent[id] {
+				state, cls = "sent", "ok"
+			}
+			h.Open("li", "class", cls).Elem("code", id).Text(": " + state).Close("li")
+		}
+		h.Close("ul")
+	}
+	if relayDown {
+		h.Elem("p", "The relay is down.", "class", "bad-text")
+	}
+	h.Close("section")
+
+	h.Open("section", "class", "w-panel", "aria-label", "The broker")
+	h.Elem("h3", "Broker")
+	h.Open("p", "class", "w-big").Elem("strong", Itoa(len(broker))).Text(" " + pluralWord(len(broker), "message")).Close("p")
+	if len(broker) > 0 {
+		h.Open("ul", "class", "w-chips")
+		seen := map[string]bool{}
+		for _, id := range broker {
+			h.Elem("li", id, "class", when(seen[id], "dup"))
+			seen[id] = true
+		}
+		h.Close("ul")
+	}
+	h.Close("section")
+
+	h.Open("section", "class", "w-panel", "aria-label", "The consumer")
+	h.Elem("h3", "Consumer")
+	cls := "w-big"
+	for _, n := range emailed {
+		if n > 1 {
+			cls += " bad-text"
+			break
+		}
+	}
+	h.Open("p", "class", cls).Elem("strong", Itoa(emails)).Text(" " + pluralWord(emails, "email") + " sent").Close("p")
+	if r.p.Inbox {
+		h.Open("p", "class", "w-note").Text("Inbox: ")
+		if len(inbox) == 0 {
+			h.Text("empty")
+		} else {
+			h.Elem("code", strings.Join(inbox, ", "))
+		}
+		if skipped > 0 {
+			h.Text("; " + Itoa(skipped) + " skipped")
+		}
+		h.Close("p")
+	} else {
+		h.Elem("p", "No inbox: every message is an email.", "class", "w-note")
+	}
+	h.Close("section")
+	h.Close("div")
+
+	story(h, r.res.Trace, step, outboxLanes)
+
+	h.Open("p", outcomeAttrs(step, r.Steps(), r.res.Emails == r.res.Events, "data-published", Itoa(len(broker)), "data-emails", Itoa(emails),
+		"data-skipped", Itoa(skipped))...)
+	if step < r.Steps() {
+		h.Text("Replaying: " + plural(len(broker), "message") + " on the broker and " + plural(emails, "email") + " so far.")
+	} else {
+		h.Text(r.verdict())
+	}
+	h.Close("p")
+}
+
+func (r *outboxRun) verdict() string {
+	s := r.res.Summary
+	text := plural(s.Orders, "order") + " and " + plural(s.Events, "event") + ", committed together; " +
+		plural(s.Published, "message") + " on the broker"
+	if s.Published > s.Events {
+		text += ", because the relay crashed between publishing and marking"
+	}
+	text += ". "
+	switch {
+	case s.Emails > s.Events:
+		text += plural(s.Emails, "email") + " sent: without an inbox the consumer emailed the repeat too."
+	case s.Skipped > 0:
+		text += plural(s.Emails, "email") + " sent: the inbox recognised the repeat and skipped it."
+	default:
+		text += plural(s.Emails, "email") + " sent."
+	}
+	return text
+}

@@ -1,0 +1,136 @@
+package widget
+
+import (
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// A replayable widget gets the replay controls: play and pause, a step back
+// and forward, replay from the start (a submit button of the parameters'
+// form), a labelled scrubber over the steps, the step's number and the
+// keyboard shortcuts. Guard at its defaults has 10 steps: 6 for the burst
+// in lockstep (SELECT, three card hops, INSERT, answer), 2 for each
+// follow-up (SELECT finds the row, answer).
+func TestRenderPlayer(t *testing.T) {
+	html := render(t, &Guard, nil)
+	for _, want := range []string{
+		`<form class="w-controls" id="w-guard-1-form"`,
+		`<div class="w-player" role="group" aria-label="Replay" data-region="player">`,
+		`<button type="button" class="w-play" data-action="play" aria-keyshortcuts="k Space"><span aria-hidden="true">▶</span> Play</button>`,
+		`data-action="back" aria-label="Step back"`,
+		`data-action="forward" aria-label="Step forward"`,
+		`<button type="submit" form="w-guard-1-form" class="w-replay" data-action="replay"`,
+		`<label for="w-guard-1-step" class="w-label">Step</label>`,
+		`<input type="range" id="w-guard-1-step" class="w-scrubber" data-action="scrub" min="0" max="10" step="1" value="10" aria-valuetext="Step 10 of 10"`,
+		`data-region="stepno">Step 10 of 10</output>`,
+		`<kbd>K</kbd>`, `<kbd>Home</kbd>`,
+		`<p class="w-sr" role="status" data-region="status"></p>`,
+	} {
+		if !strings.Contains(html, want) {
+			t.Errorf("missing %s", want)
+		}
+	}
+	// A widget that only shows its end state has a Run button instead.
+	budget := render(t, &Budget, nil)
+	if strings.Contains(budget, "w-player") || !strings.Contains(budget, `<button type="submit" class="w-replay" data-action="run">Run</button>`) {
+		t.Error("the budget widget has replay controls, or no Run button")
+	}
+}
+
+// The knobs a reader turns second sit under "More parameters", a
+// disclosure that opens by itself when one of them is not at its default.
+func TestRenderMoreParameters(t *testing.T) {
+	closed := render(t, &Storm, nil)
+	if !strings.Contains(closed, `<details class="w-more"><summary>More parameters</summary>`) {
+		t.Fatal("storm's numbers are not under More parameters, closed")
+	}
+	if i, j := strings.Index(closed, `name="budget"`), strings.Index(closed, "<details"); i < 0 || i > j {
+		t.Error("the budget toggle is not before the disclosure")
+	}
+	if !strings.Contains(closed, `<details class="w-more"><summary>More parameters</summary><div class="w-more-fields"><label class="w-field" for="w-storm-1-new"`) {
+		t.Error("new requests are not the first of the more parameters")
+	}
+	open := render(t, &Storm, map[string]string{"timeout": "5"})
+	if !strings.Contains(open, `<details class="w-more" open>`) {
+		t.Error("a changed timeout leaves More parameters closed")
+	}
+}
+
+var (
+	styleRE = regexp.MustCompile(`(?i)\sstyle=`)
+	idRE    = regexp.MustCompile(`\sid="([^"]+)"`)
+	svgRE   = regexp.MustCompile(`<svg [^>]*>`)
+)
+
+// Every widget, at its defaults: no style attribute anywhere (the pages'
+// Content-Security-Policy has style-src 'self'); ids unique; every chart
+// an image with a title; every parameter a named control with a label.
+func TestRenderIsCSPSafeAndLabelled(t *testing.T) {
+	for _, w := range All() {
+		html := render(t, w, nil)
+		if loc := styleRE.FindStringIndex(html); loc != nil {
+			t.Errorf("%s: a style attribute: %s", w.Name, html[loc[0]:min(len(html), loc[1]+40)])
+		}
+		seen := map[string]bool{}
+		for _, m := range idRE.FindAllStringSubmatch(html, -1) {
+			if seen[m[1]] {
+				t.Errorf("%s: id %q twice", w.Name, m[1])
+			}
+			seen[m[1]] = true
+		}
+		for _, svg := range svgRE.FindAllString(html, -1) {
+			if !strings.Contains(svg, `class="plot"`) && !strings.Contains(svg, `role="img"`) {
+				t.Errorf("%s: an svg without role=img: %s", w.Name, svg)
+			}
+		}
+		if n, m := strings.Count(html, `role="img"`), strings.Count(html, "<title>"); n != m {
+			t.Errorf("%s: %d images, %d titles", w.Name, n, m)
+		}
+		for _, p := range w.Schema {
+			if !strings.Contains(html, `name="`+p.Name+`"`) {
+				t.Errorf("%s: no control named %s", w.Name, p.Name)
+			}
+			if p.Kind != EnumList && !strings.Contains(html, `for="w-`+w.Name+`-1-`+p.Name+`"`) {
+				t.Errorf("%s: no label for %s", w.Name, p.Name)
+			}
+		}
+	}
+}
+
+// The widgets' parameters are the CLI's: for each widget, every parameter
+// is in the parameter table of the model of the same name in
+// cmd/retrylab/models.go (seed is the CLI's --seed; compare, backoff's
+// second policy, exists only in the page).
+func TestParametersAreTheCLIs(t *testing.T) {
+	src, err := os.ReadFile("../../cmd/retrylab/models.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	model := regexp.MustCompile(`\bid: "([a-z-]+)"`)
+	param := regexp.MustCompile(`\b[a-z0-9]+Param\("([a-z-]+)"`)
+	tables := map[string]map[string]bool{}
+	cur := ""
+	for _, line := range strings.Split(string(src), "\n") {
+		if m := model.FindStringSubmatch(line); m != nil {
+			cur = m[1]
+			tables[cur] = map[string]bool{"seed": true}
+		}
+		if m := param.FindStringSubmatch(line); m != nil && cur != "" {
+			tables[cur][m[1]] = true
+		}
+	}
+	for _, w := range All() {
+		table, ok := tables[w.Name]
+		if !ok {
+			t.Errorf("widget %s: no model of that name in the CLI (models: %v)", w.Name, tables)
+			continue
+		}
+		for _, p := range w.Schema {
+			if !table[p.Name] && !(w.Name == "backoff" && p.Name == "compare") {
+				t.Errorf("widget %s: parameter %s is not the CLI's (%v)", w.Name, p.Name, table)
+			}
+		}
+	}
+}

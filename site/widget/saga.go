@@ -1,0 +1,163 @@
+package widget
+
+import (
+	"strings"
+
+	"github.com/retrylab/retrylab/engine/saga"
+)
+
+// Saga is a saga runner that crashes, resumes from its durable log and
+// compensates, with and without idempotency keys on its calls.
+var Saga = Widget{
+	Name:    "saga",
+	Title:   "A saga that crashes halfway",
+	Summary: "Charge, book a flight, book a hotel; crash the runner, fail a step, and see what the services are left with.",
+	Schema: Schema{
+		{Name: "fail", Label: "Step that fails", Kind: Enum, Default: string(saga.Hotel), Allowed: sagaSteps(),
+			Help: "the step whose service refuses, so that the saga undoes the steps before it; none: the saga completes"},
+		{Name: "crash-after", Label: "Runner crashes after", Kind: Enum, Default: string(saga.Flight), Allowed: sagaSteps(),
+			Help: "the step after whose call the runner crashes, before its log records the result; it resumes from the log"},
+		{Name: "keys", Label: "Idempotency keys", Kind: Bool, Default: "on",
+			Help: "calls carry saga:STEP and saga:STEP:undo, so that a call repeated after the crash is a replay at the service"},
+	},
+	Run: runSaga,
+}
+
+func sagaSteps() []string {
+	out := []string{string(saga.None)}
+	for _, s := range saga.Steps {
+		out = append(out, string(s))
+	}
+	return out
+}
+
+func runSaga(v Values) (Run, error) {
+	p := saga.Params{Fail: saga.Step(v.String("fail")), CrashAfter: saga.Step(v.String("crash-after")), Keys: v.Bool("keys")}
+	res, err := saga.Run(p)
+	if err != nil {
+		return nil, err
+	}
+	return &sagaRun{p: p, res: res}, nil
+}
+
+type sagaRun struct {
+	p   saga.Params
+	res saga.Result
+}
+
+func (r *sagaRun) Steps() int { return len(r.res.Trace) }
+
+// sagaLanes names the trace's lanes: a service's lane is its step's name.
+var sagaLanes = map[string]string{"runner": "Runner", "log": "Log", "charge": "Card", "flight": "Airline", "hotel": "Hotel"}
+
+// sagaWords are what each step's service does and undoes.
+var sagaWords = map[saga.Step][2]string{
+	saga.Charge: {"charge", "refund"},
+	saga.Flight: {"booking", "cancellation"},
+	saga.Hotel:  {"booking", "cancellation"},
+}
+
+// Output draws the services' books and the runner's durable log as they
+// stand after step events, then the story so far.
+func (r *sagaRun) Output(h *HTML, step int) {
+	step = clampStep(step, r.Steps())
+	effects := map[string]saga.Effect{}
+	replays := map[string]int{}
+	var log []string
+	down := false
+	for _, e := range r.res.Trace[:step] {
+		ef := effects[e.Lane]
+		switch e.Kind {
+		case "do":
+			ef.Done++
+		case "undo":
+			ef.Undone++
+		case "replay":
+			replays[e.Lane]++
+		case "log":
+			log = append(log, strings.TrimPrefix(e.Text, "Log: "))
+		case "crash":
+			down = true
+		case "resume":
+			down = false
+		}
+		effects[e.Lane] = ef
+	}
+
+	h.Open("div", "class", "w-panels")
+	for _, st := range saga.Steps {
+		lane := string(st)
+		ef := effects[lane]
+		cls := "w-panel"
+		if ef.Done > 1 || (step == r.Steps() && r.res.Outcome == "compensated" && ef.Done > ef.Undone) {
+			cls += " bad"
+		}
+		h.Open("section", "class", cls, "aria-label", sagaLanes[lane])
+		h.Elem("h3", sagaLanes[lane])
+		words := sagaWords[st]
+		h.Open("p", "class", "w-big").Elem("strong", Itoa(ef.Done)).Text(" " + pluralWord(ef.Done, words[0])).Close("p")
+		h.Elem("p", plural(ef.Undone, words[1]), "class", "w-note")
+		if n := replays[lane]; n > 0 {
+			h.Elem("p", plural(n, "replayed answer"), "class", "w-note ok-text")
+		}
+		h.Close("section")
+	}
+	h.Open("section", "class", "w-panel w-log", "aria-label", "The runner's durable log")
+	h.Elem("h3", "Durable log")
+	if len(log) == 0 {
+		h.Elem("p", "Empty.", "class", "empty")
+	} else {
+		h.Open("ol", "class", "w-rows")
+		for _, l := range log {
+			h.Elem("li", l)
+		}
+		h.Close("ol")
+	}
+	if down {
+		h.Elem("p", "The runner is down.", "class", "bad-text")
+	}
+	h.Close("section")
+	h.Close("div")
+
+	story(h, r.res.Trace, step, sagaLanes)
+
+	card := effects[string(saga.Charge)]
+	figures := []string{"data-charges", Itoa(card.Done), "data-undos", Itoa(card.Undone)}
+	if step == r.Steps() {
+		figures = append(figures, "data-outcome", r.res.Outcome, "data-stray", Itoa(r.res.Stray))
+	}
+	h.Open("p", outcomeAttrs(step, r.Steps(), r.res.Stray == 0 && r.res.Charges-r.res.Undos <= 1, figures...)...)
+	if step < r.Steps() {
+		h.Text("Replaying: the card has seen " + plural(card.Done, "charge") + " and " + plural(card.Undone, "refund") + " so far.")
+	} else {
+		h.Text(r.verdict())
+	}
+	h.Close("p")
+}
+
+func (r *sagaRun) verdict() string {
+	s := r.res.Summary
+	text := ""
+	if s.Outcome == "completed" {
+		text = "Completed: every step done"
+	} else {
+		text = "Compensated: the " + string(r.p.Fail) + " step failed and the steps before it were undone in reverse"
+	}
+	if s.Crashes > 0 {
+		text += ", across a crash of the runner"
+	}
+	text += ". The card saw " + plural(s.Charges, "charge") + " and " + plural(s.Undos, "refund") + "."
+	for _, st := range saga.Steps {
+		if e := s.Effects[st]; e.Done > 1 {
+			text += " The " + sagaLanes[string(st)] + " made " + plural(e.Done, sagaWords[st][0]) +
+				": without a key, the call repeated after the crash was a new one."
+		}
+	}
+	switch {
+	case s.Outcome == "compensated" && s.Stray == 0:
+		text += " Nothing is left in place."
+	case s.Outcome == "compensated":
+		text += " " + plural(s.Stray, "effect") + " left in place that the saga meant to undo."
+	}
+	return text
+}

@@ -1,0 +1,176 @@
+package widget
+
+import (
+	"github.com/retrylab/retrylab/engine/storm"
+	"github.com/retrylab/retrylab/site/chart"
+)
+
+// Storm is a metastable failure: a ten-second slowdown, clients that time
+// out and retry, and a queue that stays full long after the slowdown ends.
+var Storm = Widget{
+	Name:    "storm",
+	Title:   "A retry storm that outlives its cause",
+	Summary: "Slow the server down for ten seconds and watch whether it recovers; then give the clients a retry budget and let the server skip expired work.",
+	Schema: Schema{
+		{Name: "budget", Label: "Retry budget (10%)", Kind: Bool, Default: "off",
+			Help: "retries spend from a token bucket: each new request earns 0.1 token, a retry spends 1"},
+		{Name: "skip-expired", Label: "Skip expired work", Kind: Bool, Default: "off",
+			Help: "the server drops, for free, requests whose client has already given up"},
+		{Name: "new", More: true, Label: "New requests a second", Kind: Int, Default: "80", Min: 0, Max: 10_000,
+			Help: "requests that arrive every second"},
+		{Name: "capacity", More: true, Label: "Capacity a second", Kind: Int, Default: "100", Min: 1, Max: 10_000,
+			Help: "requests the server can serve a second"},
+		{Name: "slow-factor", More: true, Label: "Capacity left when slow", Kind: Float, Default: "0.4", Min: 0, Max: 1, Step: 0.05,
+			Help: "the share of capacity left during the slowdown"},
+		{Name: "slow-from", More: true, Label: "Slowdown from (s)", Kind: Int, Default: "10", Min: 0, Max: 599,
+			Help: "the second the slowdown starts"},
+		{Name: "slow-to", More: true, Label: "Slowdown to (s)", Kind: Int, Default: "20", Min: 1, Max: 600,
+			Help: "the second it ends (not included)"},
+		{Name: "timeout", More: true, Label: "Client timeout (s)", Kind: Int, Default: "3", Min: 1, Max: 60,
+			Help: "seconds a client waits for an answer before it retries"},
+		{Name: "retries", More: true, Label: "Retries", Kind: Int, Default: "3", Min: 0, Max: 10,
+			Help: "retries a request may make after it first times out"},
+		{Name: "seconds", More: true, Label: "Length (s)", Kind: Int, Default: "120", Min: 10, Max: 600,
+			Help: "the length of the run, in seconds (at most 600)"},
+	},
+	Run: runStorm,
+}
+
+func runStorm(v Values) (Run, error) {
+	p := storm.Params{
+		New: v.Int("new"), Capacity: v.Int("capacity"),
+		SlowFrom: v.Int("slow-from"), SlowTo: v.Int("slow-to"), SlowFactor: v.Float("slow-factor"),
+		Timeout: v.Int("timeout"), Retries: v.Int("retries"),
+		Budget: v.Bool("budget"), SkipExpired: v.Bool("skip-expired"), Seconds: v.Int("seconds"),
+	}
+	res, err := storm.Run(p)
+	if err != nil {
+		return nil, err
+	}
+	return &stormRun{p: p, res: res}, nil
+}
+
+type stormRun struct {
+	p   storm.Params
+	res storm.Result
+}
+
+func (r *stormRun) Steps() int { return 0 }
+
+// Recovered is the recovery figure as data-recovered writes it: seconds
+// after the slowdown ended, or "never".
+func (r *stormRun) Recovered() string {
+	if r.res.RecoveredAfterS == nil {
+		return "never"
+	}
+	return Itoa(*r.res.RecoveredAfterS)
+}
+
+// Output draws goodput (and the load offered) and the queue over time,
+// the slowdown shaded and the recovery marked, then the figures.
+func (r *stormRun) Output(h *HTML, _ int) {
+	p, s := r.p, r.res.Summary
+	n := float64(p.Seconds)
+	xt := chart.Ticks(0, n, 6)
+	x := chart.Axis{Title: "time (s)", Min: 0, Max: xt[len(xt)-1], Ticks: xt}
+	band := "slowdown"
+	recovered := -1.0
+	if r.res.RecoveredAfterS != nil {
+		recovered = float64(p.SlowTo + *r.res.RecoveredAfterS)
+	}
+
+	// Goodput and offered load, per second. A second's figures are drawn
+	// at its middle.
+	good, offered := floats(s.Goodput), floats(s.Offered)
+	top := float64(p.Capacity)
+	for _, v := range offered {
+		top = max(top, v)
+	}
+	yt := chart.Ticks(0, top, 4)
+	c := chart.Chart{
+		Title:  "Goodput and load offered per second",
+		Desc:   r.sentence() + " " + peakWords("Offered load", offered, "requests a second") + ".",
+		Class:  "st-chart",
+		Height: 220,
+		X:      x,
+		Y:      chart.Axis{Title: "requests a second", Min: 0, Max: yt[len(yt)-1], Ticks: yt},
+	}
+	c.Band(float64(p.SlowFrom), float64(p.SlowTo), "trigger", band)
+	c.Series(0.5, 1, offered, "s2")
+	c.Series(0.5, 1, good, "s1")
+	c.HLine(float64(p.Capacity), "cap", "capacity "+Itoa(p.Capacity))
+	if recovered >= 0 {
+		c.VLine(recovered, "ok", "recovered", 0)
+	}
+	h.Open("div", "class", "w-chart")
+	h.Raw(c.SVG())
+	h.Close("div")
+	h.Open("ul", "class", "w-legend")
+	h.Open("li").Elem("span", "", "class", "w-swatch s1 line", "aria-hidden", "true").Text("goodput: answered while the client still waits").Close("li")
+	h.Open("li").Elem("span", "", "class", "w-swatch s2 line", "aria-hidden", "true").Text("offered: new requests and retries").Close("li")
+	h.Open("li").Elem("span", "", "class", "w-swatch trigger", "aria-hidden", "true").Text("the slowdown: " + chart.Number(p.SlowFactor*100) + "% of capacity").Close("li")
+	h.Close("ul")
+
+	queue := floats(s.Queue)
+	qtop := 1.0
+	for _, v := range queue {
+		qtop = max(qtop, v)
+	}
+	qt := chart.Ticks(0, qtop, 3)
+	q := chart.Chart{
+		Title:  "Requests waiting in the queue at the end of each second",
+		Desc:   peakWords("The queue", queue, "requests") + "; at the end it holds " + chart.Number(queue[len(queue)-1]) + ".",
+		Class:  "st-chart",
+		Height: 170,
+		X:      x,
+		Y:      chart.Axis{Title: "requests waiting", Min: 0, Max: qt[len(qt)-1], Ticks: qt},
+	}
+	q.Band(float64(p.SlowFrom), float64(p.SlowTo), "trigger", "")
+	q.Series(0.5, 1, queue, "s3")
+	if recovered >= 0 {
+		q.VLine(recovered, "ok", "", 0)
+	}
+	h.Open("div", "class", "w-chart")
+	h.Raw(q.SVG())
+	h.Close("div")
+
+	h.Open("p", "class", "w-outcome", "data-healthy", Itoa(s.Healthy), "data-slow", Itoa(s.Slow), "data-recovered", r.Recovered(),
+		"data-calls", Itoa(s.Calls), "data-gave-up", Itoa(s.GaveUp), "data-verdict", verdict(s.RecoveredAfterS != nil))
+	h.Text(r.sentence())
+	h.Close("p")
+}
+
+func (r *stormRun) sentence() string {
+	p, s := r.p, r.res.Summary
+	text := "Goodput " + Itoa(s.Healthy) + "/s before the slowdown, " + Itoa(s.Slow) + "/s during it; "
+	if s.RecoveredAfterS == nil {
+		text += "it never recovers in " + Itoa(p.Seconds) + " s: the queue stays full of requests whose clients have given up, and their retries keep it full."
+	} else if *s.RecoveredAfterS == 0 {
+		text += "it recovers as soon as the slowdown ends."
+	} else {
+		text += "it recovers " + Itoa(*s.RecoveredAfterS) + " s after the slowdown ends."
+	}
+	return text + " " + chart.Number(float64(s.Calls)) + " calls in all; " + chart.Number(float64(s.GaveUp)) + " clients gave up."
+}
+
+func floats(xs []int) []float64 {
+	out := make([]float64, len(xs))
+	for i, x := range xs {
+		out[i] = float64(x)
+	}
+	return out
+}
+
+// peakWords is "The queue peaks at 1,234 requests at 25 s".
+func peakWords(what string, xs []float64, unit string) string {
+	at := 0
+	for i, x := range xs {
+		if x > xs[at] {
+			at = i
+		}
+	}
+	if len(xs) == 0 {
+		return what + " is empty"
+	}
+	return what + " peaks at " + chart.Number(xs[at]) + " " + unit + " in second " + Itoa(at)
+}

@@ -1,0 +1,42 @@
+package widget
+
+import (
+	"strings"
+	"testing"
+)
+
+// The three rows of SIMULATORS.md section 5: goodput healthy / during the
+// trigger / recovery after it.
+func TestStormFigures(t *testing.T) {
+	for _, c := range []struct {
+		budget, skip                string
+		healthy, slow, recovered, v string
+	}{
+		{"off", "off", "80", "20", "never", "bad"},
+		{"on", "off", "80", "20", "20", "good"},
+		{"on", "on", "80", "40", "0", "good"},
+	} {
+		html := render(t, &Storm, map[string]string{"budget": c.budget, "skip-expired": c.skip})
+		want(t, "budget "+c.budget+" skip "+c.skip, figures(t, html), map[string]string{
+			"data-healthy": c.healthy, "data-slow": c.slow, "data-recovered": c.recovered, "data-verdict": c.v})
+		// Two line charts, the trigger shaded in both, the recovery marked
+		// when there is one.
+		if n := strings.Count(html, `<rect class="band trigger"`); n != 2 {
+			t.Errorf("%d shaded triggers, want 2", n)
+		}
+		if got := strings.Contains(html, `class="ref ok"`); got != (c.recovered != "never") {
+			t.Errorf("budget %s skip %s: recovery line drawn: %v", c.budget, c.skip, got)
+		}
+	}
+}
+
+// A slowdown the engine refuses is reported, not drawn.
+func TestStormRefusesABadTrigger(t *testing.T) {
+	v, err := Storm.Schema.Parse(map[string]string{"slow-from": "30", "slow-to": "20"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Storm.Run(v); err == nil || !strings.Contains(err.Error(), "slow-to") {
+		t.Fatalf("slow-to before slow-from: %v", err)
+	}
+}

@@ -1,0 +1,64 @@
+package widget
+
+import "github.com/retrylab/retrylab/engine/sim"
+
+// story writes a trace as an ordered list of what happened, one item per
+// event under the name of the actor it happened to (lanes maps a lane to
+// that name; nil for a story with one actor, whose name would only repeat). The events from step on keep their place, hidden, so that the
+// widget does not jump while it replays; the last one shown is marked while
+// a replay is under way.
+func story(h *HTML, trace sim.Trace, step int, lanes map[string]string) {
+	cls := "w-story"
+	if lanes == nil {
+		cls += " solo"
+	}
+	h.Open("ol", "class", cls, "aria-label", "What happened, in order")
+	for i, e := range trace {
+		cls := "k-" + e.Kind
+		switch {
+		case i >= step:
+			cls += " future"
+		case i == step-1 && step < len(trace):
+			cls += " current"
+		}
+		attrs := []string{"class", cls}
+		if i >= step {
+			attrs = append(attrs, "aria-hidden", "true")
+		}
+		h.Open("li", attrs...)
+		if lanes != nil {
+			name := lanes[e.Lane]
+			if name == "" {
+				name = e.Lane
+			}
+			h.Elem("span", name, "class", "w-actor")
+		}
+		h.Elem("span", e.Text, "class", "w-text")
+		h.Close("li")
+	}
+	h.Close("ol")
+}
+
+// clampStep keeps a step within a run of steps steps.
+func clampStep(step, steps int) int { return max(0, min(step, steps)) }
+
+// outcomeAttrs are the attributes of a replayable widget's outcome: its
+// figures, the step, whether the replay is done and, once it is, the
+// verdict (good tells data-verdict "good" from "bad", for the outcome's
+// colour).
+func outcomeAttrs(step, steps int, good bool, figures ...string) []string {
+	attrs := append([]string{"class", "w-outcome"}, figures...)
+	done := "false"
+	if step == steps {
+		done = "true"
+		attrs = append(attrs, "data-verdict", verdict(good))
+	}
+	return append(attrs, "data-step", Itoa(step), "data-done", done)
+}
+
+func verdict(good bool) string {
+	if good {
+		return "good"
+	}
+	return "bad"
+}
