@@ -1,14 +1,16 @@
-# retrylab: `make serve` to work on the site, `make test` for everything.
+# retrylab: `make serve` to work on the site, `make test` for everything,
+# `make bench` for the figures (BENCH_QUICK=1 for a run within five minutes).
 GO        ?= go
 GOROOT    := $(shell $(GO) env GOROOT)
 WASM_EXEC := $(GOROOT)/lib/wasm/go_js_wasm_exec
 # Packages that also run as WebAssembly under Node: the ones the page's
 # module is made of.
-WASM_PKGS := ./engine/sim/ ./engine/payment/ ./engine/idem/ ./site/widget/
+WASM_PKGS := ./engine/sim/ ./engine/payment/ ./engine/idem/ ./site/widget/ ./site/chart/
 
 WRANGLER  := build/worker/node_modules/.bin/wrangler
+LIGHTHOUSE := bench/node_modules/.bin/lighthouse
 
-.PHONY: serve site test test-go test-wasm lint deps clean api worker-dev
+.PHONY: serve site test test-go test-wasm lint deps clean bench bench-deps api worker-dev
 
 ## serve: build the site and serve it on localhost:8080 with live reload
 serve:
@@ -50,6 +52,24 @@ worker-dev: $(WRANGLER)
 
 $(WRANGLER): build/worker/package.json build/worker/package-lock.json
 	cd build/worker && npm ci --no-audit --no-fund
+	touch $@
+
+## bench: measure size and speed, print one table, write bench/latest.json
+bench: bench-deps
+	$(GO) run ./cmd/bench
+
+# Chromium and Node.js as for the tests, then Lighthouse into
+# bench/node_modules at the version bench/package.json pins. Without it
+# the bench still runs, and its table says why Lighthouse did not.
+bench-deps: deps
+	@$(MAKE) --no-print-directory $(LIGHTHOUSE) || \
+	  echo "bench-deps: Lighthouse could not be installed; make bench reports it as not measured" >&2
+
+# No lock file: a dependency of Lighthouse asks for another package at
+# "latest", which a lock file cannot hold still (npm ci refuses it). The
+# scores depend on Lighthouse's own version, which package.json pins.
+$(LIGHTHOUSE): bench/package.json
+	cd bench && npm install --no-package-lock --no-audit --no-fund --loglevel=error
 	touch $@
 
 clean:

@@ -3,6 +3,10 @@
 //
 //	go run ./cmd/sitegen build [-content content] [-out public] [-quick]
 //	go run ./cmd/sitegen serve [-addr localhost:8080] [-content content] [-out public] [-quick=false]
+//	go run ./cmd/sitegen preview [-addr localhost:8080] [-out public]
+//
+// preview serves a site already built, as deployed: no build, no live
+// reload.
 //
 // Both run from anywhere inside the module: paths default to the module
 // root's content/ and public/.
@@ -23,6 +27,7 @@ import (
 const usage = `usage:
   sitegen build [-content DIR] [-out DIR] [-quick]
   sitegen serve [-addr HOST:PORT] [-content DIR] [-out DIR] [-quick=false]
+  sitegen preview [-addr HOST:PORT] [-out DIR]
 `
 
 func main() {
@@ -73,6 +78,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		err := serve(ctx, serveConfig{buildConfig: cfg, Addr: *addr}, stdout, stderr)
+		if err != nil && !errors.Is(err, context.Canceled) {
+			fmt.Fprintln(stderr, "sitegen:", err)
+			return 1
+		}
+		return 0
+	case "preview":
+		addr := fl.String("addr", "localhost:8080", "the address to listen on")
+		if err := fl.Parse(args[1:]); err != nil || fl.NArg() > 0 {
+			return 2
+		}
+		err := preview(ctx, previewConfig{Root: root, Dir: cfg.Out, Addr: *addr}, stdout)
 		if err != nil && !errors.Is(err, context.Canceled) {
 			fmt.Fprintln(stderr, "sitegen:", err)
 			return 1

@@ -1,0 +1,510 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/retrylab/retrylab/site/widget"
+)
+
+// Targets, from the handbook's performance goals.
+var (
+	// The module within 1.5 times the hello-world floor, brotli bytes:
+	// what the handbook adds to standard Go's runtime is at most half of it.
+	moduleTarget = AtMost(1.5, "≤ 1.50× floor")
+	// A widget interactive within 300 ms of entering the viewport: about
+	// the time a reader takes to start reading what scrolled in.
+	viewportTarget = AtMost(300, "≤ 300 ms")
+	// A re-run and re-render within one frame at 60 Hz: 1000 / 60 = 16.7
+	// ms, rounded down to 16.
+	frameTarget = AtMost(16, "≤ 16 ms")
+	// The backoff widget with 100,000 clients within a second.
+	bigTarget = AtMost(1000, "< 1 s")
+	// Lighthouse's mobile performance score: 0.90 and up is "good"; the
+	// handbook asks for more.
+	performanceTarget = AtLeast(0.95, "≥ 0.95")
+)
+
+// measureModule compares the page's module with the hello-world floor.
+func (b *bench) measureModule(ctx context.Context, site string, siteErr error) {
+	const sec = "module"
+	b.logf("building the hello-world module and compressing both")
+	var mod, floor sizes
+	modErr := siteErr
+	if modErr == nil {
+		var data []byte
+		if data, modErr = siteModule(site); modErr == nil {
+			mod, modErr = compressedSizes(data)
+		}
+	}
+	hello, floorErr := buildHello(ctx, b.root, b.tmp)
+	if floorErr == nil {
+		floor, floorErr = compressedSizes(hello)
+	}
+	for _, m := range []struct {
+		name string
+		s    sizes
+		err  error
+	}{
+		{"page module (wasm/)", mod, modErr},
+		{"hello-world floor (syscall/js only)", floor, floorErr},
+	} {
+		if m.err != nil {
+			b.add(missing(sec, m.name, m.err.Error()))
+			continue
+		}
+		b.add(measured(sec, m.name+", raw", float64(m.s.Raw), "bytes"),
+			measured(sec, m.name+", gzip -9", float64(m.s.Gzip), "bytes"),
+			measured(sec, m.name+", brotli 11", float64(m.s.Brotli), "bytes"))
+	}
+	const ratio = "module / floor, brotli"
+	if modErr != nil || floorErr != nil {
+		b.add(Row{Section: sec, Measure: ratio, Shown: "not measured", Target: moduleTarget})
+		return
+	}
+	r := measured(sec, ratio, float64(mod.Brotli)/float64(floor.Brotli), "ratio")
+	r.Target = moduleTarget
+	r.Note = "the handbook's own share: " + thousands(mod.Brotli-floor.Brotli) + " B brotli"
+	r.Detail = map[string]any{"module": mod, "floor": floor, "gzip_ratio": float64(mod.Gzip) / float64(floor.Gzip)}
+	b.add(r)
+}
+
+// measureModels times each model natively and, when python3 is present,
+// its reference implementation, and checks that the two agree.
+func (b *bench) measureModels(ctx context.Context) {
+	const sec = "models"
+	python, pyErr := exec.LookPath("python3")
+	py := map[string]pyCase{}
+	if pyErr == nil {
+		for _, model := range []string{"backoff", "budget", "storm"} {
+			b.logf("timing bench/reference/%s.py", model)
+			cases, err := runPython(ctx, python, b.root, model, b.cfg.MinTime)
+			if err != nil {
+				pyErr = err
+				break
+			}
+			for _, c := range cases {
+				py[c.Model+"/"+c.Case] = c
+			}
+		}
+	}
+	b.logf("timing the models natively")
+	for _, mc := range modelCases {
+		name := mc.Label
+		goFigs, err := mc.Run()
+		if err != nil {
+			b.add(missing(sec, name, err.Error()))
+			continue
+		}
+		goSec, goRuns, err := timeGo(mc.Run, b.cfg.MinTime)
+		if err != nil {
+			b.add(missing(sec, name, err.Error()))
+			continue
+		}
+		detail := map[string]any{"go_s_per_run": goSec, "go_runs": goRuns, "figures": goFigs}
+		c, ok := py[mc.Model+"/"+mc.Case]
+		if pyErr != nil || !ok {
+			why := "no Python run of this case"
+			if pyErr != nil {
+				why = pyErr.Error()
+			}
+			if _, err := exec.LookPath("python3"); err != nil {
+				why = "python3 not found: no reference time"
+			}
+			r := measured(sec, mc.Label+", Go alone", goSec, "s")
+			r.Note, r.Detail = why, detail
+			b.add(r)
+			continue
+		}
+		r := measured(sec, name, c.SecondsPerRun/goSec, "ratio")
+		r.Shown = fmt.Sprintf("Go %s, Python %s: %s", formatSeconds(goSec), formatSeconds(c.SecondsPerRun), formatRatio(c.SecondsPerRun/goSec))
+		if diffs := disagreements(goFigs, c.Result); len(diffs) > 0 {
+			r.Note = "FIGURES DIFFER: " + strings.Join(diffs, "; ")
+		} else {
+			r.Note = "same figures: " + figures(goFigs)
+		}
+		detail["python_s_per_run"] = c.SecondsPerRun
+		detail["python_runs"] = c.Runs
+		detail["python_figures"] = c.Result
+		r.Detail = detail
+		b.add(r)
+	}
+}
+
+// formatRatio prints a speed-up: 1.8×, 42×, 1,250×.
+func formatRatio(x float64) string {
+	if x < 10 {
+		return fmt.Sprintf("%.1f×", x)
+	}
+	return thousands(int64(x+0.5)) + "×"
+}
+
+// figures prints a model's figures in key order, "calls 1109, denied
+// 997", and the length of its trace, whose last sentence is in the
+// report's detail.
+func figures(m map[string]any) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		if k != "events" && k != "last_event" {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + " " + show(m[k])
+	}
+	out := strings.Join(parts, ", ")
+	if n, ok := m["events"]; ok {
+		out += fmt.Sprintf("; trace of %v events, the last worded alike", n)
+	}
+	return out
+}
+
+// handbookPage is the page the page section measures: the first chapter.
+const handbookPage = "double-charge/"
+
+// measurePage loads the handbook page cold, several times, and runs
+// Lighthouse on it.
+func (b *bench) measurePage(ctx context.Context, sg *sitegen, site string, siteErr error, chrome string, chromeErr error) {
+	const sec = "page"
+	if siteErr == nil {
+		siteErr = chromeErr
+	}
+	if siteErr != nil {
+		b.add(missing(sec, "the handbook page in chromium", siteErr.Error()))
+		b.add(Row{Section: sec, Measure: "Lighthouse mobile performance", Shown: "not measured", Target: performanceTarget})
+		return
+	}
+	pv, err := sg.preview(ctx, site)
+	if err != nil {
+		b.add(missing(sec, "the handbook page in chromium", err.Error()))
+		return
+	}
+	defer pv.stop()
+	url := pv.URL + handbookPage
+
+	var loads []coldLoad
+	for i := 0; i < b.cfg.ColdLoads; i++ {
+		b.logf("cold load %d of %d of /%s", i+1, b.cfg.ColdLoads, handbookPage)
+		c, err := loadCold(ctx, chrome, url)
+		if err != nil {
+			b.add(missing(sec, "cold loads of /"+handbookPage, err.Error()))
+			loads = nil
+			break
+		}
+		loads = append(loads, c)
+	}
+	if len(loads) > 0 {
+		b.add(pageRows(loads)...)
+	}
+
+	bin, err := lighthouseBin(b.root)
+	if err == nil {
+		b.add(b.lighthouseRows(ctx, bin, chrome, url)...)
+	} else {
+		r := Row{Section: sec, Measure: "Lighthouse mobile performance", Shown: "not measured", Target: performanceTarget, Note: err.Error()}
+		b.add(r)
+	}
+}
+
+// pageRows sums up the cold loads.
+func pageRows(loads []coldLoad) []Row {
+	const sec = "page"
+	n := len(loads)
+	pick := func(f func(coldLoad) float64) []float64 {
+		xs := make([]float64, n)
+		for i, c := range loads {
+			xs[i] = f(c)
+		}
+		return xs
+	}
+	ms := func(measure string, xs []float64) Row {
+		r := measured(sec, measure, median(xs), "ms")
+		r.Samples = xs
+		return r
+	}
+	rows := []Row{ms("first contentful paint", pick(func(c coldLoad) float64 { return c.FCP }))}
+	if loads[0].OnScreen > 0 {
+		rows = append(rows, ms(fmt.Sprintf("navigation → the %d widget(s) in the first screen interactive", loads[0].OnScreen),
+			pick(func(c coldLoad) float64 { return c.OnScreenMs })))
+	}
+	if loads[0].Scrolled {
+		r := ms("navigation → widget interactive, scrolled to at load", pick(func(c coldLoad) float64 { return c.InteractiveMs }))
+		if loads[0].OnScreen == 0 {
+			r.Note = fmt.Sprintf("none of the page's widgets (%d) is in the first screen: the module loads when one nears the viewport", loads[0].Widgets)
+		}
+		v := ms("widget entering the viewport → interactive", pick(func(c coldLoad) float64 { return c.IntoViewMs }))
+		v.Target = viewportTarget
+		v.Note = "the module is fetched, compiled and run after the scroll"
+		rows = append(rows, r, v)
+	} else {
+		rows = append(rows, Row{Section: sec, Measure: "widget entering the viewport → interactive", Shown: "not measured", Target: viewportTarget,
+			Note: "every widget was interactive before one could be scrolled to"})
+	}
+	load := ms("transferred by the load event (no module yet)", pick(func(c coldLoad) float64 { return float64(c.LoadBytes) }))
+	load.Unit, load.Shown = "bytes", formatValue(load.Value0(), "bytes")
+	all := ms("transferred, widget interactive", pick(func(c coldLoad) float64 { return float64(c.Bytes) }))
+	all.Unit, all.Shown = "bytes", formatValue(all.Value0(), "bytes")
+	all.Note = fmt.Sprintf("%d requests, headers included", loads[0].Requests)
+	return append(rows, load, all)
+}
+
+// lighthouseRows runs Lighthouse cfg.Lighthouse times and reports the run
+// with the median performance score.
+func (b *bench) lighthouseRows(ctx context.Context, bin, chrome, url string) []Row {
+	const sec = "page"
+	name := "Lighthouse mobile performance"
+	var runs []lighthouseRun
+	var perf []float64
+	for i := 0; i < b.cfg.Lighthouse; i++ {
+		b.logf("Lighthouse run %d of %d", i+1, b.cfg.Lighthouse)
+		dir, err := os.MkdirTemp(b.tmp, "lighthouse-")
+		if err != nil {
+			return []Row{missing(sec, name, err.Error())}
+		}
+		// Lighthouse asks to be run again when its trace of the load is
+		// incomplete (NO_NAVSTART, NO_FCP), which a busy machine causes
+		// now and then: one more try before giving up.
+		var run lighthouseRun
+		for try := 0; try < 2; try++ {
+			lctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
+			run, err = runLighthouse(lctx, bin, chrome, url, dir)
+			cancel()
+			if err == nil || ctx.Err() != nil {
+				break
+			}
+			b.logf("Lighthouse failed, trying again: %v", err)
+		}
+		if err != nil {
+			r := missing(sec, name, err.Error())
+			r.Target = performanceTarget
+			return []Row{r}
+		}
+		runs = append(runs, run)
+		perf = append(perf, run.Scores["performance"])
+	}
+	med := runs[medianIndex(perf)]
+	var rows []Row
+	for _, id := range lighthouseCategories {
+		label := map[string]string{"performance": "performance", "accessibility": "accessibility", "best-practices": "best practices", "seo": "SEO"}[id]
+		r := measured(sec, "Lighthouse mobile "+label, med.Scores[id], "score")
+		if id == "performance" {
+			r.Target = performanceTarget
+			r.Samples = perf
+			m := med.Metrics
+			r.Note = fmt.Sprintf("simulated: FCP %s, LCP %s, TBT %s, CLS %.3f, speed index %s",
+				formatMs(m["first-contentful-paint"]), formatMs(m["largest-contentful-paint"]),
+				formatMs(m["total-blocking-time"]), m["cumulative-layout-shift"], formatMs(m["speed-index"]))
+			r.Detail = map[string]any{"metrics": m}
+		}
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+// measureWidgets builds one page per registered widget and times each
+// widget's re-run and re-render in the browser.
+func (b *bench) measureWidgets(ctx context.Context, sg *sitegen, sgErr error, chrome string, chromeErr error) {
+	const sec = "widgets"
+	if sgErr == nil {
+		sgErr = chromeErr
+	}
+	ws := widget.All()
+	if sgErr != nil {
+		b.add(missing(sec, "every widget", sgErr.Error()))
+		return
+	}
+	b.logf("building a page per widget (%s)", strings.Join(widget.Names(), ", "))
+	content := filepath.Join(b.tmp, "widget-content")
+	if err := writeFiles(content, widgetContent(ws)); err != nil {
+		b.add(missing(sec, "every widget", err.Error()))
+		return
+	}
+	site := filepath.Join(b.tmp, "widget-site")
+	if _, _, err := sg.build(ctx, content, site, true); err != nil {
+		b.add(missing(sec, "every widget", err.Error()))
+		return
+	}
+	pv, err := sg.preview(ctx, site)
+	if err != nil {
+		b.add(missing(sec, "every widget", err.Error()))
+		return
+	}
+	defer pv.stop()
+	br, err := startBrowser(ctx, chrome)
+	if err != nil {
+		b.add(missing(sec, "every widget", err.Error()))
+		return
+	}
+	defer br.close()
+
+	n := b.cfg.Changes
+	for _, w := range ws {
+		name := w.Name + ", defaults"
+		c, ok := planChanges(w.Schema, n)
+		if !ok {
+			b.add(missing(sec, name, "no seed, enum, switch or number parameter to change"))
+			continue
+		}
+		b.logf("widget %s: %s", w.Name, c.About)
+		if err := openWidget(br, pv.URL+widgetPageSlug(w.Name)+"/", w.Name); err != nil {
+			b.add(missing(sec, name, err.Error()))
+			continue
+		}
+		b.add(b.changeRow(br, w, c, name, frameTarget, 5*time.Minute))
+	}
+	b.measureBackoff(br, pv.URL)
+}
+
+// changeRow times the changes c of the open widget w and makes their row.
+func (b *bench) changeRow(br *browser, w *widget.Widget, c change, name string, target *Target, timeout time.Duration) Row {
+	const sec = "widgets"
+	ts, err := timeChanges(br, w, c, len(c.Values), timeout)
+	if err != nil {
+		r := missing(sec, name, err.Error())
+		r.Target = target
+		return r
+	}
+	ms, goMs := c.timed(ts)
+	r := measured(sec, name, median(ms), "ms")
+	r.Target, r.Samples = target, ms
+	r.Note = fmt.Sprintf("%s; max %s; the module's own count of run and drawing %s",
+		c.About, formatMs(maxOf(ms)), formatMs(median(goMs)))
+	r.Detail = map[string]any{"param": c.Param, "setup": c.Setup, "changes": ts}
+	return r
+}
+
+// measureBackoff times the backoff widget with 100,000 clients, if it is
+// registered: the heaviest run a reader can ask for. (Its defaults, 1,000
+// clients, are the widget's row above.)
+func (b *bench) measureBackoff(br *browser, base string) {
+	const sec = "widgets"
+	big := "backoff, 100,000 clients"
+	w, ok := widget.Lookup("backoff")
+	if !ok {
+		r := missing(sec, big, "the backoff widget is not registered (site/widget has: "+strings.Join(widget.Names(), ", ")+")")
+		r.Target = bigTarget
+		b.add(r)
+		return
+	}
+	clients, ok := w.Schema.Param("clients")
+	if !ok || clients.Kind != widget.Int {
+		b.add(missing(sec, big, "the backoff widget has no whole-number clients parameter"))
+		return
+	}
+	if clients.Max < 100_000 {
+		b.add(missing(sec, big, "the widget allows at most "+thousands(int64(clients.Max))+" clients"))
+		return
+	}
+	if err := openWidget(br, base+widgetPageSlug(w.Name)+"/", w.Name); err != nil {
+		b.add(missing(sec, big, err.Error()))
+		return
+	}
+	n := b.cfg.BigChanges
+	def := w.Schema.Defaults()
+	// The defaults with 100,000 clients, then each policy alone (no
+	// second policy to compare with, where the widget has one).
+	type setup struct {
+		label string
+		pairs [][2]string
+	}
+	setups := []setup{{"defaults", nil}}
+	if p, ok := w.Schema.Param("policy"); ok && p.Kind == widget.Enum {
+		cmp, hasCompare := w.Schema.Param("compare")
+		for _, pol := range p.Allowed {
+			s := setup{label: "policy " + pol, pairs: [][2]string{{"policy", pol}}}
+			if hasCompare && contains(cmp.Allowed, "off") {
+				s.label += " alone"
+				s.pairs = append(s.pairs, [2]string{"compare", "off"})
+			}
+			setups = append(setups, s)
+		}
+	}
+	if v, ok := def.Raw()["policy"]; ok {
+		setups[0].label = v
+		if c, ok := def.Raw()["compare"]; ok && c != "off" {
+			setups[0].label += " vs " + c
+		}
+		setups[0].label += " (the defaults)"
+	}
+	for _, st := range setups {
+		name := fmt.Sprintf("%s, %s (median of %d)", big, st.label, n)
+		c, ok := seedChanges(w.Schema, n)
+		if !ok {
+			// No seed: turn the clients between 100,000 and 99,999, both
+			// counted.
+			c = change{Param: "clients", About: "clients: 100,000 ↔ 99,999"}
+			for i := 0; i < n; i++ {
+				c.Values = append(c.Values, []string{"99999", "100000"}[i%2])
+			}
+		}
+		c.Setup = append([][2]string{{"clients", "100000"}}, st.pairs...)
+		b.logf("widget %s, %s", big, st.label)
+		b.add(b.changeRow(br, w, c, name, bigTarget, 10*time.Minute))
+	}
+}
+
+// measureCorpus times the generator on generated corpora of cfg.Corpus
+// articles and of one, and reports the pages per second between them.
+func (b *bench) measureCorpus(ctx context.Context, sg *sitegen) {
+	const sec = "sitegen"
+	n := b.cfg.Corpus
+	name := fmt.Sprintf("pages per second, corpus of %s articles", thousands(int64(n)))
+	// Both corpora are built quick (no brotli copy of the module) into a
+	// fresh folder each time. A build's fixed costs (linking the module,
+	// which runs beside the articles' conversion, hashing the assets,
+	// compressing the module with gzip) are the whole of the one-article
+	// build: subtracting its time leaves the pages' own, each page
+	// converted, highlighted, its widget run and rendered, written and
+	// compressed with gzip and brotli.
+	type corpus struct {
+		n     int
+		times []float64
+		pages int
+	}
+	corpora := []*corpus{{n: 1}, {n: n}}
+	for _, c := range corpora {
+		dir := filepath.Join(b.tmp, fmt.Sprintf("corpus-%d", c.n))
+		if err := writeFiles(dir, corpusContent(c.n)); err != nil {
+			b.add(missing(sec, name, err.Error()))
+			return
+		}
+		for i := 0; i < b.cfg.Builds; i++ {
+			b.logf("building the %d-article corpus (%d of %d)", c.n, i+1, b.cfg.Builds)
+			out := filepath.Join(b.tmp, fmt.Sprintf("corpus-%d-site", c.n))
+			took, _, err := sg.build(ctx, dir, out, true)
+			if err != nil {
+				b.add(missing(sec, name, err.Error()))
+				return
+			}
+			if c.pages, err = countPages(out); err != nil {
+				b.add(missing(sec, name, err.Error()))
+				return
+			}
+			os.RemoveAll(out)
+			c.times = append(c.times, took.Seconds())
+		}
+	}
+	small, big := corpora[0], corpora[1]
+	dt := median(big.times) - median(small.times)
+	if dt <= 0 {
+		b.add(missing(sec, name, "the large corpus built no slower than the small one"))
+		return
+	}
+	pages := big.pages - small.pages
+	r := measured(sec, name, float64(pages)/dt, "pages/s")
+	r.Note = fmt.Sprintf("(%s − %d pages) / (%.2f s − %.2f s): a 1-article build's fixed costs, the module's link among them, subtracted",
+		thousands(int64(big.pages)), small.pages, median(big.times), median(small.times))
+	if b.cfg.Builds > 1 {
+		r.Note += fmt.Sprintf("; median of %d builds each", b.cfg.Builds)
+	}
+	r.Detail = map[string]any{"small_s": small.times, "large_s": big.times, "small_pages": small.pages, "large_pages": big.pages}
+	b.add(r)
+}

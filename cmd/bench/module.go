@@ -1,0 +1,70 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/andybalholm/brotli"
+)
+
+// sizes are a WebAssembly module's bytes as built and as served.
+type sizes struct{ Raw, Gzip, Brotli int64 }
+
+// compressedSizes compresses data the way the site generator writes its
+// precompressed copies: gzip and brotli at their best levels (9 and 11).
+func compressedSizes(data []byte) (sizes, error) {
+	s := sizes{Raw: int64(len(data))}
+	var gz bytes.Buffer
+	gw, err := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+	if err != nil {
+		return s, err
+	}
+	if _, err := gw.Write(data); err != nil {
+		return s, err
+	}
+	if err := gw.Close(); err != nil {
+		return s, err
+	}
+	var br bytes.Buffer
+	bw := brotli.NewWriterLevel(&br, brotli.BestCompression)
+	if _, err := bw.Write(data); err != nil {
+		return s, err
+	}
+	if err := bw.Close(); err != nil {
+		return s, err
+	}
+	s.Gzip, s.Brotli = int64(gz.Len()), int64(br.Len())
+	return s, nil
+}
+
+// buildHello compiles bench/hello, a module that touches only syscall/js,
+// with the flags sitegen builds the page's module with (-trimpath,
+// -ldflags="-s -w"), and returns its bytes.
+func buildHello(ctx context.Context, root, dir string) ([]byte, error) {
+	file := filepath.Join(dir, "hello.wasm")
+	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags=-s -w", "-o", file, "./bench/hello")
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("GOOS=js GOARCH=wasm go build ./bench/hello: %v\n%s", err, strings.TrimSpace(string(out)))
+	}
+	return os.ReadFile(file)
+}
+
+// siteModule reads the module of a built site: static/retrylab.HASH.wasm.
+func siteModule(site string) ([]byte, error) {
+	files, err := filepath.Glob(filepath.Join(site, "static", "retrylab.*.wasm"))
+	if err != nil {
+		return nil, err
+	}
+	if len(files) != 1 {
+		return nil, fmt.Errorf("%s/static: %d files retrylab.*.wasm, want 1", site, len(files))
+	}
+	return os.ReadFile(files[0])
+}

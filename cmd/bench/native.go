@@ -1,0 +1,249 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/retrylab/retrylab/engine/backoff"
+	"github.com/retrylab/retrylab/engine/budget"
+	"github.com/retrylab/retrylab/engine/sim"
+	"github.com/retrylab/retrylab/engine/storm"
+)
+
+// modelCase is one run of an engine model that bench/reference/MODEL.py
+// also runs, with the same parameters, under the same case name.
+type modelCase struct {
+	Model, Case string
+	Label       string // as the table names it
+	// Run runs the engine once and returns the figures the Python run must
+	// agree with, keyed as the Python script prints them.
+	Run func() (map[string]any, error)
+}
+
+// modelCases are the figures' parameters of SIMULATORS.md: the backoff
+// model's 1,000 clients without jitter and with full jitter (seed 1: the
+// reference uses the engine's generator, so the run is the same draw for
+// draw), the budget model with and without its bucket, and the storm's
+// three variants.
+var modelCases = []modelCase{
+	{"backoff", "none", "backoff, 1,000 clients, no jitter", func() (map[string]any, error) {
+		return backoffFigures(backoff.None)
+	}},
+	{"backoff", "full", "backoff, 1,000 clients, full jitter", func() (map[string]any, error) {
+		return backoffFigures(backoff.Full)
+	}},
+	{"budget", "budget", "budget, 1,000 requests, 10% budget", func() (map[string]any, error) {
+		return budgetFigures(true)
+	}},
+	{"budget", "no-budget", "budget, 1,000 requests, no budget", func() (map[string]any, error) {
+		return budgetFigures(false)
+	}},
+	{"storm", "retry", "storm, retry every timeout", func() (map[string]any, error) {
+		return stormFigures(false, false)
+	}},
+	{"storm", "budget", "storm, retry budget", func() (map[string]any, error) {
+		return stormFigures(true, false)
+	}},
+	{"storm", "budget-skip", "storm, budget + skip expired", func() (map[string]any, error) {
+		return stormFigures(true, true)
+	}},
+}
+
+func backoffFigures(policy backoff.Policy) (map[string]any, error) {
+	p := backoff.Defaults()
+	p.Policy = policy
+	res, err := backoff.Run(p, 1)
+	if err != nil {
+		return nil, err
+	}
+	return withTrace(map[string]any{"calls": res.Calls, "last_served_s": res.LastServedS, "waves": res.Waves}, res.Trace), nil
+}
+
+func budgetFigures(withBudget bool) (map[string]any, error) {
+	p := budget.Defaults()
+	p.Budget = withBudget
+	res, err := budget.Run(p)
+	if err != nil {
+		return nil, err
+	}
+	return withTrace(map[string]any{"calls": res.Calls, "retries": res.Retries, "denied": res.Denied}, res.Trace), nil
+}
+
+func stormFigures(withBudget, skip bool) (map[string]any, error) {
+	p := storm.Defaults()
+	p.Budget, p.SkipExpired = withBudget, skip
+	res, err := storm.Run(p)
+	if err != nil {
+		return nil, err
+	}
+	var recovered any // JSON null: never recovered within the run
+	if res.RecoveredAfterS != nil {
+		recovered = *res.RecoveredAfterS
+	}
+	return withTrace(map[string]any{"healthy": res.Healthy, "slow": res.Slow, "recovered_after_s": recovered}, res.Trace), nil
+}
+
+// withTrace adds what the reference runs report of their trace: its
+// length and its last event's sentence, which checks the wording of the
+// events as well as their number.
+func withTrace(figs map[string]any, t sim.Trace) map[string]any {
+	figs["events"] = len(t)
+	figs["last_event"] = ""
+	if len(t) > 0 {
+		figs["last_event"] = t[len(t)-1].Text
+	}
+	return figs
+}
+
+// timeGo runs fn once to warm up, then again until minTime has passed and
+// at least five times, and returns the median seconds per run and the
+// number of runs: the method of bench/reference/timing.py. The median
+// rather than the mean: a run another process interrupted says nothing
+// about the model.
+func timeGo(fn func() (map[string]any, error), minTime time.Duration) (float64, int, error) {
+	if _, err := fn(); err != nil {
+		return 0, 0, err
+	}
+	var times []float64
+	start := time.Now()
+	for len(times) < 5 || time.Since(start) < minTime {
+		t0 := time.Now()
+		if _, err := fn(); err != nil {
+			return 0, 0, err
+		}
+		times = append(times, time.Since(t0).Seconds())
+	}
+	return median(times), len(times), nil
+}
+
+// pyCase is one line a reference script prints.
+type pyCase struct {
+	Model         string         `json:"model"`
+	Case          string         `json:"case"`
+	Runs          int            `json:"runs"`
+	SecondsPerRun float64        `json:"seconds_per_run"`
+	Result        map[string]any `json:"result"`
+}
+
+// parsePython reads the JSON lines of a reference script. Blank lines are
+// skipped; any other line that is not a case is an error naming its line.
+func parsePython(r io.Reader) ([]pyCase, error) {
+	var out []pyCase
+	sc := bufio.NewScanner(r)
+	n := 0
+	for sc.Scan() {
+		n++
+		line := strings.TrimSpace(sc.Text())
+		if line == "" {
+			continue
+		}
+		var c pyCase
+		if err := json.Unmarshal([]byte(line), &c); err != nil {
+			return nil, fmt.Errorf("line %d: %v: %q", n, err, line)
+		}
+		if c.Model == "" || c.Case == "" || c.Runs <= 0 || !(c.SecondsPerRun > 0) || c.Result == nil {
+			return nil, fmt.Errorf("line %d: a case needs model, case, runs, seconds_per_run and result: %q", n, line)
+		}
+		out = append(out, c)
+	}
+	return out, sc.Err()
+}
+
+// runPython runs bench/reference/MODEL.py with python and returns its
+// cases. -B: no __pycache__ is left in the tree.
+func runPython(ctx context.Context, python, root, model string, minTime time.Duration) ([]pyCase, error) {
+	script := filepath.Join(root, "bench", "reference", model+".py")
+	cmd := exec.CommandContext(ctx, python, "-B", script, "--min-time", strconv.FormatFloat(minTime.Seconds(), 'f', -1, 64))
+	cmd.Dir = root
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("%s %s: %v: %s", filepath.Base(python), filepath.Join("bench", "reference", model+".py"), err, lastLine(stderr.String()))
+	}
+	cases, err := parsePython(&stdout)
+	if err != nil {
+		return nil, fmt.Errorf("bench/reference/%s.py: %w", model, err)
+	}
+	return cases, nil
+}
+
+// disagreements lists the figures of want (the engine's) that got (the
+// Python run's) has otherwise or lacks, as "calls: 1109 vs 1110". Numbers
+// compare as numbers, so 80 and 80.0 agree; null agrees only with null.
+func disagreements(want, got map[string]any) []string {
+	var diffs []string
+	keys := make([]string, 0, len(want))
+	for k := range want {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		g, ok := got[k]
+		if !ok {
+			diffs = append(diffs, k+": missing from the Python run")
+			continue
+		}
+		if !sameFigure(want[k], g) {
+			diffs = append(diffs, fmt.Sprintf("%s: %v (Go) vs %v (Python)", k, show(want[k]), show(g)))
+		}
+	}
+	return diffs
+}
+
+func sameFigure(a, b any) bool {
+	fa, aok := number(a)
+	fb, bok := number(b)
+	if aok || bok {
+		return aok && bok && math.Abs(fa-fb) <= 1e-9*math.Max(1, math.Abs(fa))
+	}
+	return a == b // both nil, or equal strings and booleans
+}
+
+func number(v any) (float64, bool) {
+	switch x := v.(type) {
+	case int:
+		return float64(x), true
+	case int64:
+		return float64(x), true
+	case float64:
+		return x, true
+	case json.Number:
+		f, err := x.Float64()
+		return f, err == nil
+	}
+	return 0, false
+}
+
+func show(v any) string {
+	if v == nil {
+		return "null"
+	}
+	return fmt.Sprint(v)
+}
+
+// lastLine is the last non-empty line of s: the message of a Python
+// traceback.
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
+}
+
+// pythonVersion is `python3 --version`, trimmed.
+func pythonVersion(python string) string {
+	out, err := exec.Command(python, "--version").CombinedOutput()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}

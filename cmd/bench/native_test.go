@@ -1,0 +1,98 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// Lines as bench/reference/timing.py prints them.
+const pythonOutput = `{"case": "budget", "model": "budget", "result": {"calls": 1109, "denied": 997, "events": 2106, "last_event": "A retry would empty the bucket: request 1000 gives up instead (bucket: 0.9 tokens).", "retries": 109}, "runs": 101, "seconds_per_run": 0.0019963887326763267}
+
+{"case": "retry", "model": "storm", "result": {"events": 120, "healthy": 80, "recovered_after_s": null, "slow": 20}, "runs": 9, "seconds_per_run": 0.011135121444416049}
+`
+
+func TestParsePython(t *testing.T) {
+	cases, err := parsePython(strings.NewReader(pythonOutput))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) != 2 {
+		t.Fatalf("%d cases, want 2 (the blank line skipped)", len(cases))
+	}
+	b := cases[0]
+	if b.Model != "budget" || b.Case != "budget" || b.Runs != 101 || b.SecondsPerRun != 0.0019963887326763267 {
+		t.Errorf("first case %+v", b)
+	}
+	if b.Result["calls"] != 1109.0 {
+		t.Errorf("calls %v (%T), want 1109", b.Result["calls"], b.Result["calls"])
+	}
+	if v, ok := cases[1].Result["recovered_after_s"]; !ok || v != nil {
+		t.Errorf("recovered_after_s = %v, %v; want a null that is there", v, ok)
+	}
+
+	for _, bad := range []string{
+		`{"model": "budget", "case": "budget", "runs": 3, "seconds_per_run": 0.1}`,               // no result
+		`{"model": "budget", "case": "budget", "runs": 0, "seconds_per_run": 0.1, "result": {}}`, // no runs
+		`{"model": "budget", "case": "budget", "runs": 3, "seconds_per_run": 0, "result": {}}`,   // no time
+		`Traceback (most recent call last):`,
+	} {
+		_, err := parsePython(strings.NewReader(pythonOutput + bad + "\n"))
+		if err == nil || !strings.HasPrefix(err.Error(), "line 4:") {
+			t.Errorf("parsing a last line %s: error %v, want one naming line 4", bad, err)
+		}
+	}
+}
+
+func TestDisagreements(t *testing.T) {
+	goFigs := map[string]any{"calls": 1109, "last_served_s": 132.7, "recovered_after_s": nil, "last_event": "Second 119: 80 new."}
+	same := map[string]any{"calls": 1109.0, "last_served_s": 132.7, "recovered_after_s": nil, "last_event": "Second 119: 80 new.", "extra": 1.0}
+	if d := disagreements(goFigs, same); len(d) != 0 {
+		t.Errorf("equal figures (an int and a float of one value, nulls, an extra Python figure) disagree: %v", d)
+	}
+	other := map[string]any{"calls": 1110.0, "last_served_s": 132.7, "recovered_after_s": 20.0}
+	d := disagreements(goFigs, other)
+	want := []string{
+		"calls: 1109 (Go) vs 1110 (Python)",
+		"last_event: missing from the Python run",
+		"recovered_after_s: null (Go) vs 20 (Python)",
+	}
+	if strings.Join(d, "\n") != strings.Join(want, "\n") {
+		t.Errorf("disagreements:\n%s\nwant:\n%s", strings.Join(d, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// The cases the bench times are run with the parameters of the published
+// figures (SIMULATORS.md): the engine gives those figures for them.
+func TestModelCasesAreTheFigures(t *testing.T) {
+	want := map[string]map[string]any{
+		"backoff/none":      {"calls": 10500, "last_served_s": 132.7, "waves": 20},
+		"budget/budget":     {"calls": 1109},
+		"budget/no-budget":  {"calls": 4000},
+		"storm/retry":       {"healthy": 80, "slow": 20, "recovered_after_s": nil},
+		"storm/budget":      {"healthy": 80, "slow": 20, "recovered_after_s": 20},
+		"storm/budget-skip": {"healthy": 80, "slow": 40, "recovered_after_s": 0},
+		"backoff/full":      nil, // a random figure: checked against Python, draw for draw
+	}
+	for _, mc := range modelCases {
+		key := mc.Model + "/" + mc.Case
+		w, ok := want[key]
+		if !ok {
+			t.Errorf("case %s has no published figure here", key)
+			continue
+		}
+		figs, err := mc.Run()
+		if err != nil {
+			t.Fatalf("%s: %v", key, err)
+		}
+		if d := disagreements(w, figs); len(d) > 0 {
+			t.Errorf("%s: %v", key, d)
+		}
+		if n, _ := number(figs["events"]); n < 1 || figs["last_event"] == "" {
+			t.Errorf("%s: trace of %v events, last %q", key, figs["events"], figs["last_event"])
+		}
+		delete(want, key)
+	}
+	for key := range want {
+		t.Errorf("case %s is not timed", key)
+	}
+}
