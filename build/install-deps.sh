@@ -6,7 +6,9 @@
 #   - Debian's postgresql, whose server binaries the PostgreSQL store's tests
 #     start in a temporary folder (no cluster of the package's own is used);
 #   - wrangler, pinned in build/worker/package.json, into build/worker/node_modules,
-#     for the worker's test under wrangler dev --local.
+#     for the worker's test under wrangler dev --local;
+#   - axe-core, pinned in build/axe/package.json, into build/axe/node_modules,
+#     for the accessibility test of every page (cmd/sitegen).
 # Safe to run again: it installs nothing that is already there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -48,4 +50,13 @@ if [ "$have" != "$want" ] || [ ! -x build/worker/node_modules/.bin/wrangler ]; t
   echo "install-deps: installing wrangler $want into build/worker/node_modules (npm ci)" >&2
   (cd build/worker && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
   build/worker/node_modules/.bin/wrangler --version >/dev/null
+fi
+
+# axe-core, at the version package-lock.json pins, unless it is there.
+want=$(sed -n 's/.*"axe-core": "\([0-9.]*\)".*/\1/p' build/axe/package.json)
+have=$(sed -n 's/^  "version": "\([0-9.]*\)".*/\1/p' build/axe/node_modules/axe-core/package.json 2>/dev/null || true)
+if [ "$have" != "$want" ] || [ ! -f build/axe/node_modules/axe-core/axe.min.js ]; then
+  echo "install-deps: installing axe-core $want into build/axe/node_modules (npm ci)" >&2
+  (cd build/axe && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+  [ -f build/axe/node_modules/axe-core/axe.min.js ]
 fi

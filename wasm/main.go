@@ -30,7 +30,15 @@ const collectDelay = 400
 
 func main() {
 	doc := js.Global().Get("document")
+	// A permalink names one widget of the page and its state in the query
+	// (?w=payment-1&keys=per-intent#w-payment-1); an embed page's query
+	// is its one widget's state (/embed/payment/?keys=per-intent).
+	target, params := widget.SplitPermalink(js.Global().Get("location").Get("search").String())
+	embed := doc.Get("documentElement").Call("hasAttribute", "data-embed").Bool()
 	for _, root := range queryAll(doc, "[data-widget]") {
+		if (target != "" && target == root.ID()) || (target == "" && embed && params != "") {
+			root = restore(root, params)
+		}
 		if err := hydrate(root); err != nil {
 			showError(root, err.Error())
 		}
@@ -38,12 +46,48 @@ func main() {
 	select {} // keep the module alive to answer events
 }
 
+// restore draws root afresh in the state query asks for, controls and
+// all, with the same view code as the build, and returns the new root. A
+// query the widget's schema refuses leaves root as it was, with a message
+// that names the parameter, the value and the values allowed; the message
+// is text, never markup, whatever the query holds.
+func restore(root element, query string) element {
+	w, err := widget.Find(root.GetAttribute("data-widget"))
+	if err != nil {
+		return root // hydrate reports it
+	}
+	v, err := w.Schema.ParseQuery(query)
+	if err == nil && v.JSON() == root.GetAttribute("data-params") {
+		return root // already drawn in that state
+	}
+	var h widget.HTML
+	if err == nil {
+		err = widget.Render(&h, w, v, widget.Place{ID: root.ID(), Origin: origin()})
+	}
+	if err != nil {
+		showError(root, "The settings in this page's address were not applied: "+err.Error()+".")
+		return root
+	}
+	id := root.ID()
+	root.Set("outerHTML", h.String())
+	if fresh := wrap(js.Global().Get("document").Call("getElementById", id)); fresh != nil {
+		return fresh
+	}
+	return root
+}
+
+// origin is the page's scheme and host, which embed snippets load
+// embed.js from: the site the reader is on, deployed or local.
+func origin() string { return js.Global().Get("location").Get("origin").String() }
+
 type instance struct {
 	root    element
 	form    element
 	out     element
 	stepno  element // the step's number, in the replay controls
 	status  element // a sentence for screen readers after each change
+	snippet element // the embed snippet's text area
+	link    element // the permalink
 	play    element // the play/pause button
 	scrub   element // the scrubber
 	w       *widget.Widget
@@ -64,15 +108,17 @@ func hydrate(root element) error {
 		return err
 	}
 	in := &instance{
-		root:   root,
-		form:   query(root.Value, "[data-region=controls]"),
-		out:    query(root.Value, "[data-region=output]"),
-		stepno: query(root.Value, "[data-region=stepno]"),
-		status: query(root.Value, "[data-region=status]"),
-		play:   query(root.Value, "[data-action=play]"),
-		scrub:  query(root.Value, "[data-action=scrub]"),
-		w:      w,
-		values: values,
+		root:    root,
+		form:    query(root.Value, "[data-region=controls]"),
+		out:     query(root.Value, "[data-region=output]"),
+		stepno:  query(root.Value, "[data-region=stepno]"),
+		status:  query(root.Value, "[data-region=status]"),
+		play:    query(root.Value, "[data-action=play]"),
+		scrub:   query(root.Value, "[data-action=scrub]"),
+		snippet: query(root.Value, "[data-region=snippet]"),
+		link:    query(root.Value, "[data-region=permalink]"),
+		w:       w,
+		values:  values,
 	}
 	if in.form == nil || in.out == nil {
 		return errorString("widget markup is missing its controls or output region")
@@ -124,7 +170,8 @@ func hydrate(root element) error {
 	// module was loading: the loader notes a pending replay on the root.
 	pending := root.GetAttribute("data-pending")
 	root.RemoveAttribute("data-pending")
-	if raw := in.read(); !sameValues(raw, values.Raw()) || pending == "replay" {
+	in.showEmbed()
+	if shown, err := w.Schema.Parse(in.read()); err != nil || shown.JSON() != values.JSON() || pending == "replay" {
 		in.changed(pending == "replay")
 	}
 	root.SetAttribute("data-hydrated", "true")
@@ -195,6 +242,7 @@ func (in *instance) changed(replay bool) {
 	in.values, in.run = values, run
 	in.root.SetAttribute("data-params", values.JSON())
 	in.root.SetAttribute("data-steps", widget.Itoa(run.Steps()))
+	in.showEmbed()
 	if replay && run.Steps() > 0 {
 		in.show(0)
 		in.start()
@@ -204,6 +252,17 @@ func (in *instance) changed(replay bool) {
 	}
 	// How long the run and its drawing took, for the record and the tests.
 	in.root.SetAttribute("data-ms", strconv.FormatFloat(now()-start, 'f', 1, 64))
+}
+
+// showEmbed points the embed snippet and the permalink at the widget's
+// current parameters, and the snippet at this site's embed.js.
+func (in *instance) showEmbed() {
+	if in.snippet != nil {
+		in.snippet.Set("value", widget.Snippet(in.w.Name, in.values, origin()))
+	}
+	if in.link != nil {
+		in.link.SetAttribute("href", widget.Permalink(in.root.ID(), in.values))
+	}
 }
 
 // toggle plays or pauses the replay. Playing from the last step starts
@@ -397,20 +456,6 @@ func (in *instance) read() map[string]string {
 	}
 	return raw
 }
-
-func sameValues(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if norm(v) != norm(b[k]) {
-			return false
-		}
-	}
-	return true
-}
-
-func norm(s string) string { return strings.ReplaceAll(s, ", ", ",") }
 
 // showError puts a message in the widget's error line (role=alert), made on
 // first use, and keeps the last good output on screen.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/retrylab/retrylab/site/markdown"
+	"github.com/retrylab/retrylab/site/widget"
 )
 
 // Site-wide text.
@@ -31,6 +33,24 @@ type buildConfig struct {
 	// module): for serve's rebuilds, where waiting for brotli's best level
 	// would make every engine edit slow to show. The .gz is still written.
 	Quick bool
+	// Origin is the site's scheme and host, which the embed snippets in
+	// the pages load embed.js from until the page's module puts in the
+	// origin the reader is on. Empty: siteOrigin's.
+	Origin string
+}
+
+// defaultOrigin is the origin of `sitegen serve` at its default address,
+// for builds that are not told the site's.
+const defaultOrigin = "http://localhost:8080"
+
+// siteOrigin is the origin of the site being built: Netlify's URL, which
+// its builds set to the site's main address, or defaultOrigin.
+func siteOrigin() string {
+	u, err := url.Parse(os.Getenv("URL"))
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		return defaultOrigin
+	}
+	return u.Scheme + "://" + u.Host
 }
 
 // buildStats describes a finished build.
@@ -71,6 +91,9 @@ func size(n int64) string {
 // for markdown errors, each starting "file:line:").
 func build(ctx context.Context, cfg buildConfig) (stats buildStats, err error) {
 	start := time.Now()
+	if cfg.Origin == "" {
+		cfg.Origin = siteOrigin()
+	}
 	out, err := filepath.Abs(cfg.Out)
 	if err != nil {
 		return stats, err
@@ -103,7 +126,7 @@ func build(ctx context.Context, cfg buildConfig) (stats buildStats, err error) {
 	wasmDone := make(chan error, 1)
 	go func() { wasmDone <- buildWasm(ctx, cfg.Root, wasmFile) }()
 
-	pages, err := readContent(cfg.Root, cfg.Content)
+	pages, err := readContent(cfg.Root, cfg.Content, cfg.Origin)
 	if err != nil {
 		cancel()
 		<-wasmDone
@@ -112,6 +135,9 @@ func build(ctx context.Context, cfg buildConfig) (stats buildStats, err error) {
 
 	as := newAssets(tmp)
 	err = as.addDir(filepath.Join(cfg.Root, "site", "static"))
+	if err == nil {
+		err = copyRoot(filepath.Join(cfg.Root, "site", "root"), tmp)
+	}
 	if err == nil {
 		err = as.add("highlight.css", []byte(markdown.HighlightCSS()))
 	}
@@ -140,7 +166,7 @@ func build(ctx context.Context, cfg buildConfig) (stats buildStats, err error) {
 		return stats, err
 	}
 
-	n, err := renderSite(tmp, filepath.Join(cfg.Root, "site", "templates"), as, pages)
+	n, err := renderSite(tmp, filepath.Join(cfg.Root, "site", "templates"), as, pages, cfg.Origin)
 	if err != nil {
 		return stats, err
 	}
@@ -221,9 +247,34 @@ type article struct {
 	File string // the output file, relative: "index.html", "NAME/index.html"
 }
 
-// readContent converts every content/*.md. The errors of all files are
-// returned together, each as the markdown package words it (file:line: ...).
-func readContent(root, dir string) ([]*article, error) {
+// copyRoot copies the files of dir (site/root) to the top of the output
+// folder out under their own names: files whose URL others keep, such as
+// /embed.js, which other sites' pages load, and which therefore cannot
+// carry a hash.
+func copyRoot(dir, out string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if e.IsDir() || skipName(e.Name()) || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(out, e.Name()), data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readContent converts every content/*.md; the widgets' embed snippets
+// name origin. The errors of all files are returned together, each as the
+// markdown package words it (file:line: ...).
+func readContent(root, dir, origin string) ([]*article, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "*.md"))
 	if err != nil {
 		return nil, err
@@ -231,7 +282,8 @@ func readContent(root, dir string) ([]*article, error) {
 	if len(files) == 0 {
 		return nil, fmt.Errorf("%s: no .md files", displayPath(root, dir))
 	}
-	conv := markdown.New(markdown.WithSourceRoot(root))
+	conv := markdown.New(markdown.WithSourceRoot(root),
+		markdown.WithWidgetOptions(markdown.EmbedOrigin(origin)))
 	var (
 		pages []*article
 		errs  []error
@@ -296,7 +348,11 @@ type pageData struct {
 	Widgets     []string   // the widgets the page holds
 	Index       bool       // the home page
 	NotFound    bool       // 404.html
+	Credit      link       // an embed page's: the article that explains its widget
 }
+
+// link is a page to link to and its title.
+type link struct{ URL, Title string }
 
 // tocEntry is one heading of a table of contents, with the headings nested
 // under it.
@@ -342,9 +398,10 @@ func sortArticles(as []*article) {
 	})
 }
 
-// renderSite writes every page and 404.html into dir and returns how many
-// HTML files it wrote.
-func renderSite(dir, templates string, as *assets, pages []*article) (int, error) {
+// renderSite writes every page, an embed page for every widget and
+// 404.html into dir, and returns how many HTML files it wrote. The embed
+// snippets in the pages name origin.
+func renderSite(dir, templates string, as *assets, pages []*article, origin string) (int, error) {
 	layouts, err := loadTemplates(templates, template.FuncMap{"asset": as.url})
 	if err != nil {
 		return 0, err
@@ -367,7 +424,7 @@ func renderSite(dir, templates string, as *assets, pages []*article) (int, error
 	n := 0
 	write := func(file, layout string, d *pageData) {
 		var buf bytes.Buffer
-		if err := layouts[layout].ExecuteTemplate(&buf, "base", d); err != nil {
+		if err := layouts[layout].ExecuteTemplate(&buf, entryTemplate(layout), d); err != nil {
 			errs = append(errs, fmt.Errorf("rendering %s with %s.html: %w", file, layout, err))
 			return
 		}
@@ -412,6 +469,14 @@ func renderSite(dir, templates string, as *assets, pages []*article) (int, error
 		}
 		write(p.File, layout, d)
 	}
+	for _, w := range widget.All() {
+		d, err := embedPage(w, pages, origin)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		write("embed/"+w.Name+"/index.html", "embed", d)
+	}
 	write("404.html", "404", &pageData{
 		SiteName:    siteName,
 		Title:       "Page not found",
@@ -422,9 +487,45 @@ func renderSite(dir, templates string, as *assets, pages []*article) (int, error
 	return n, errors.Join(errs...)
 }
 
+// embedPage is the page of /embed/NAME/: w alone, at its defaults (the
+// page's module applies the query), crediting the article that explains
+// it when the site has it, else the home page.
+func embedPage(w *widget.Widget, pages []*article, origin string) (*pageData, error) {
+	var h widget.HTML
+	if err := widget.Render(&h, w, w.Schema.Defaults(), widget.Place{ID: "w-" + w.Name + "-1", Origin: origin}); err != nil {
+		return nil, fmt.Errorf("embed page of widget %s: %w", w.Name, err)
+	}
+	credit := link{URL: "/"}
+	for _, p := range pages {
+		if p.URL == w.Chapter {
+			credit = link{URL: p.URL, Title: p.Title}
+		}
+	}
+	return &pageData{
+		SiteName:    siteName,
+		Title:       w.Title,
+		DocTitle:    w.Title + " · " + siteName,
+		Description: w.Summary,
+		URL:         "/embed/" + w.Name + "/",
+		Body:        template.HTML(h.String()),
+		Widgets:     []string{w.Name},
+		Credit:      credit,
+	}, nil
+}
+
 // layoutNames are the page templates in site/templates; each is parsed
-// together with base.html, which defines "base" and calls the page's "main".
-var layoutNames = []string{"article", "index", "404"}
+// together with base.html, which defines "base", the document, calling
+// the page's "main", and "head", the document's head.
+var layoutNames = []string{"article", "index", "404", "embed"}
+
+// entryTemplate is the template a layout's pages are executed from:
+// "base", but for embed pages, which are a document of their own.
+func entryTemplate(layout string) string {
+	if layout == "embed" {
+		return "embed-page"
+	}
+	return "base"
+}
 
 // loadTemplates parses the layouts from disk (on every build, so `serve`
 // picks up edits).
@@ -438,8 +539,8 @@ func loadTemplates(dir string, funcs template.FuncMap) (map[string]*template.Tem
 		if err != nil {
 			return nil, err
 		}
-		if t.Lookup("base") == nil {
-			return nil, fmt.Errorf("%s: no {{define \"base\"}}", filepath.Join(dir, "base.html"))
+		if entry := entryTemplate(name); t.Lookup(entry) == nil {
+			return nil, fmt.Errorf("%s and %s: no {{define %q}}", filepath.Join(dir, "base.html"), filepath.Join(dir, name+".html"), entry)
 		}
 		out[name] = t
 	}

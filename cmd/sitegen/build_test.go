@@ -18,6 +18,7 @@ import (
 
 	"github.com/andybalholm/brotli"
 	"github.com/retrylab/retrylab/site/markdown"
+	"github.com/retrylab/retrylab/site/widget"
 )
 
 // TestBuildRealSite builds content/ and checks what the pages and the
@@ -156,8 +157,14 @@ func TestBuildRealSite(t *testing.T) {
 		if m := handler.FindString(page); m != "" {
 			t.Errorf("%s has an inline event handler: %.80s", rel, m)
 		}
-		for _, want := range []string{`<html lang="en">`, `<meta name="viewport"`, `<meta name="description" content="`,
-			`<a class="skip-link" href="#main">`, `<main id="main"`, `<header`, `<footer`} {
+		basics := []string{`<html lang="en">`, `<meta name="viewport"`, `<meta name="description" content="`,
+			`<a class="skip-link" href="#main">`, `<main id="main"`, `<header`, `<footer`}
+		if strings.HasPrefix(filepath.ToSlash(rel), "embed/") {
+			// The widget is the whole page: no site header to skip.
+			basics = []string{`<html lang="en" class="embed" data-embed>`, `<meta name="viewport"`,
+				`<meta name="description" content="`, `<main id="main"`, `<footer`}
+		}
+		for _, want := range basics {
 			if !strings.Contains(page, want) {
 				t.Errorf("%s lacks %s", rel, want)
 			}
@@ -166,8 +173,8 @@ func TestBuildRealSite(t *testing.T) {
 			t.Errorf("%s has %d h1 elements, want 1", rel, n)
 		}
 	})
-	// The articles, the home page and 404.html.
-	if want := len(mds) + 1; pages != want {
+	// The articles, the home page, an embed page per widget and 404.html.
+	if want := len(mds) + len(widget.All()) + 1; pages != want {
 		t.Errorf("%d pages, want %d", pages, want)
 	}
 

@@ -115,7 +115,6 @@ func TestNetlifyToml(t *testing.T) {
 		"X-Content-Type-Options":     "nosniff",
 		"Referrer-Policy":            "strict-origin-when-cross-origin",
 		"Cross-Origin-Opener-Policy": "same-origin",
-		"X-Frame-Options":            "SAMEORIGIN",
 		"Strict-Transport-Security":  "max-age=31536000",
 	} {
 		if got := page.Get(k); got != v {
@@ -128,6 +127,30 @@ func TestNetlifyToml(t *testing.T) {
 	if got := at("/static/style.0123abcd.css").Get("Cache-Control"); got != "public, max-age=31536000, immutable" {
 		t.Errorf("static Cache-Control = %q", got)
 	}
+	// Embed pages may be framed by any site: the same policy, but for
+	// frame-ancestors. No path sends X-Frame-Options, which a later rule
+	// could not take away from the embed pages.
+	for _, p := range []string{"/embed/payment/", "/embed/storm/?budget=on", "/embed/guard"} {
+		h := at(p)
+		if got, want := h.Get("Content-Security-Policy"), strings.Replace(csp, "frame-ancestors 'self'", "frame-ancestors *", 1); got != want {
+			t.Errorf("%s: CSP\n%q, want\n%q", p, got, want)
+		}
+	}
+	for _, p := range []string{"/", "/double-charge/", "/embed/payment/", "/embed.js", "/static/style.0123abcd.css", "/404.html"} {
+		if xfo := at(p).Values("X-Frame-Options"); len(xfo) > 0 {
+			t.Errorf("%s: X-Frame-Options %q", p, xfo)
+		}
+	}
+	for _, p := range []string{"/", "/index.html", "/double-charge/", "/widgets/", "/404.html", "/static/retrylab.0123abcd.wasm"} {
+		if got := at(p).Get("Content-Security-Policy"); got != csp {
+			t.Errorf("%s: CSP %q, want the pages' own", p, got)
+		}
+	}
+	// Other sites load embed.js by a name that never changes: a short cache.
+	if got := at("/embed.js").Get("Cache-Control"); got != "public, max-age=300" {
+		t.Errorf("/embed.js: Cache-Control %q, want public, max-age=300", got)
+	}
+
 	wasm := at("/static/retrylab.0123abcd.wasm")
 	if wasm.Get("Content-Type") != "application/wasm" || !strings.Contains(wasm.Get("Cache-Control"), "immutable") ||
 		wasm.Get("Content-Security-Policy") == "" {

@@ -179,7 +179,7 @@ func TestIncludeHighlight(t *testing.T) {
 		if !strings.Contains(inc.Body, lit.Body) {
 			t.Errorf("%s: include renders\n%s\nwant it to hold the fenced block's\n%s", tt.spec, inc.Body, lit.Body)
 		}
-		if tt.lang == "go" && !strings.Contains(inc.Body, `<pre class="chroma"><code>`) {
+		if tt.lang == "go" && !strings.Contains(inc.Body, `<pre tabindex="0" class="chroma"><code>`) {
 			t.Errorf("%s: not highlighted:\n%s", tt.spec, inc.Body)
 		}
 	}

@@ -15,6 +15,7 @@ package markdown
 
 import (
 	"bytes"
+	"strings"
 	"time"
 
 	"github.com/retrylab/retrylab/site/widget"
@@ -125,10 +126,19 @@ func (c *Converter) Convert(path string, src []byte) (*Page, error) {
 		Date:        m.Date,
 		Level:       m.Level,
 		Order:       m.Order,
-		Body:        body.String(),
+		Body:        focusablePre(body.String()),
 		TOC:         TOC(doc, src),
 		Widgets:     widgetsUsed(doc),
 	}, nil
+}
+
+// focusablePre puts every code block in the keyboard's tab order: a
+// block scrolls sideways when its lines are longer than the column, and
+// a region that scrolls must take focus to be scrolled without a mouse.
+// Raw HTML is not rendered and text is escaped, so every "<pre" in a
+// page's body is a start tag that a renderer of this package wrote.
+func focusablePre(body string) string {
+	return strings.NewReplacer("<pre>", `<pre tabindex="0">`, "<pre ", `<pre tabindex="0" `).Replace(body)
 }
 
 // widgetsUsed lists the widgets of doc's widget blocks, each once, in order

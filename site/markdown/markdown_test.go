@@ -336,15 +336,15 @@ func TestHighlight(t *testing.T) {
 		want []string
 	}{
 		{"go", "```go\nfunc pay() {}\n```\n", []string{
-			`<pre class="chroma"><code>`,
+			`<pre tabindex="0" class="chroma"><code>`,
 			`<span class="kd">func</span>`,
 			`<span class="nf">pay</span>`,
 		}},
 		{"unknown language", "```nosuchlang\nif a < b {}\n```\n", []string{
-			`<pre><code class="language-nosuchlang">if a &lt; b {}` + "\n</code></pre>",
+			`<pre tabindex="0"><code class="language-nosuchlang">if a &lt; b {}` + "\n</code></pre>",
 		}},
 		{"no language", "```\na & b\n```\n", []string{
-			"<pre><code>a &amp; b\n</code></pre>",
+			`<pre tabindex="0"><code>a &amp; b` + "\n</code></pre>",
 		}},
 	}
 	for _, tt := range tests {

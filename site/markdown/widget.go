@@ -59,6 +59,7 @@ func (n *WidgetBlock) Dump(source []byte, level int) {
 // widgetTransformer turns widget code blocks into WidgetBlocks.
 type widgetTransformer struct {
 	lookup func(name string) (*widget.Widget, error)
+	origin string // the site's origin, for the widgets' embed snippets
 }
 
 // Transform implements parser.ASTTransformer.
@@ -195,7 +196,11 @@ func (t *widgetTransformer) check(fc *gast.FencedCodeBlock, source []byte, st *s
 }
 
 // WidgetHTMLRenderer renders WidgetBlocks with widget.Render.
-type WidgetHTMLRenderer struct{}
+type WidgetHTMLRenderer struct {
+	// Origin is the site's scheme and host, which each widget's embed
+	// snippet loads embed.js from (see EmbedOrigin).
+	Origin string
+}
 
 // RegisterFuncs implements renderer.NodeRenderer.
 func (r *WidgetHTMLRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
@@ -211,7 +216,7 @@ func (r *WidgetHTMLRenderer) renderWidget(w util.BufWriter, source []byte, node 
 		return gast.WalkSkipChildren, nil
 	}
 	var h widget.HTML
-	if err := widget.Render(&h, n.Widget, n.Values, n.ID); err != nil {
+	if err := widget.Render(&h, n.Widget, n.Values, widget.Place{ID: n.ID, Origin: r.Origin}); err != nil {
 		if n.st != nil {
 			n.st.addLine(n.Line, fmt.Errorf("widget %s: %w", n.Name, err))
 			return gast.WalkSkipChildren, nil
@@ -231,6 +236,13 @@ type WidgetOption func(*widgetTransformer)
 // reported as is, so it should name the known widgets.
 func WithLookup(lookup func(name string) (*widget.Widget, error)) WidgetOption {
 	return func(t *widgetTransformer) { t.lookup = lookup }
+}
+
+// EmbedOrigin sets the site's scheme and host ("https://retrylab.example"),
+// which the embed snippet of every widget loads embed.js from. Without it
+// the snippet names /embed.js, a path that holds only on the site itself.
+func EmbedOrigin(origin string) WidgetOption {
+	return func(t *widgetTransformer) { t.origin = origin }
 }
 
 type widgets struct{ opts []WidgetOption }
@@ -253,6 +265,6 @@ func (e *widgets) Extend(m goldmark.Markdown) {
 		util.Prioritized(t, 500),
 	))
 	m.Renderer().AddOptions(renderer.WithNodeRenderers(
-		util.Prioritized(&WidgetHTMLRenderer{}, 500),
+		util.Prioritized(&WidgetHTMLRenderer{Origin: t.origin}, 500),
 	))
 }

@@ -2,11 +2,20 @@
 // widget on the page, once, and only when a widget comes near the viewport
 // or is touched. Until then the page is plain static HTML: each widget
 // already shows its first run.
+//
+// It also does the little that needs no module: the Copy button of each
+// widget's Embed panel, and, on an embed page inside another site's
+// iframe, telling embed.js how tall the page is.
 (function () {
   "use strict";
   var me = document.currentScript;
   var roots = document.querySelectorAll("[data-widget]");
   if (!me || roots.length === 0) return;
+  // An embed page (/embed/NAME/) is its widget and nothing else: load the
+  // module at once. So does a permalink to a widget (?w=NAME-N), whose
+  // state the module draws.
+  var embedPage = document.documentElement.hasAttribute("data-embed");
+  var eager = embedPage || /[?&]w=/.test(location.search);
   var wasmURL = me.getAttribute("data-wasm");
   var execURL = me.getAttribute("data-exec");
   var started = false;
@@ -73,5 +82,39 @@
     r.addEventListener("focusin", touched);
     r.addEventListener("submit", touched);
   }
-  if (!io) load();
+  if (!io || eager) load();
+
+  // Copy: the snippet to the clipboard, or, where the clipboard is not
+  // allowed, selected, for the reader's own Ctrl+C. Delegated from the
+  // document, since the module may draw a widget afresh.
+  document.addEventListener("click", function (ev) {
+    var btn = ev.target.closest && ev.target.closest("[data-action=copy]");
+    if (!btn) return;
+    var panel = btn.closest(".w-embed");
+    var text = panel && panel.querySelector("[data-region=snippet]");
+    var said = panel && panel.querySelector("[data-region=copied]");
+    if (!text) return;
+    function selected() {
+      text.focus();
+      text.select();
+      if (said) said.textContent = "Selected: press Ctrl+C (⌘C on a Mac) to copy.";
+    }
+    if (!navigator.clipboard || !navigator.clipboard.writeText) { selected(); return; }
+    navigator.clipboard.writeText(text.value).then(function () {
+      if (said) said.textContent = "Copied.";
+    }, selected);
+  });
+
+  // Inside another site's iframe, an embed page tells embed.js its height
+  // whenever it changes, so that the frame fits it without a scroll bar.
+  if (embedPage && window.parent !== window && "ResizeObserver" in window) {
+    var last = 0;
+    new ResizeObserver(function () {
+      var h = Math.ceil(document.documentElement.getBoundingClientRect().height);
+      if (h === last) return;
+      last = h;
+      // The height is no secret: any origin may embed the page.
+      window.parent.postMessage({ type: "retrylab:height", height: h }, "*");
+    }).observe(document.documentElement);
+  }
 })();

@@ -15,6 +15,7 @@ import (
 // retry by a policy, against a server that answers 50 calls per 100 ms.
 var Backoff = Widget{
 	Name:    "backoff",
+	Chapter: "/backoff-and-jitter/",
 	Title:   "A thousand clients, with and without jitter",
 	Summary: "Pick a waiting policy and see how many calls it takes to serve everyone, and how long.",
 	Schema: Schema{
@@ -272,7 +273,7 @@ func (r *backoffRun) runChart(h *HTML, p backoff.Policy, res backoff.Result, cla
 	c.Bars(0, dx, peaks(res.PerSlot, k, n), class)
 	c.HLine(float64(r.p.Capacity), "cap", "capacity "+chart.Number(float64(r.p.Capacity)))
 	c.VLine(res.LastServedS, class, "all served: "+oneDecimal(res.LastServedS)+" s", 0)
-	h.Open("section", "class", "w-chart bo-run", "aria-label", upper(name))
+	h.Open("section", "class", "w-chart bo-run", "role", "group", "aria-label", upper(name))
 	h.Open("h3", "class", "w-charthead").Elem("span", "", "class", "w-swatch "+class, "aria-hidden", "true").
 		Elem("strong", upper(name)).Text(": " + chart.Number(float64(res.Calls)) + " calls, everyone served at " + oneDecimal(res.LastServedS) + " s").Close("h3")
 	h.Raw(c.SVG())

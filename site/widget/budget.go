@@ -9,6 +9,7 @@ import (
 // sent without a budget and with one, side by side.
 var Budget = Widget{
 	Name:    "budget",
+	Chapter: "/retry-budgets/",
 	Title:   "A retry budget while the upstream is down",
 	Summary: "Every call fails. Compare the calls sent when every failure is retried with those a token bucket lets through.",
 	Schema: Schema{

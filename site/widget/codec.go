@@ -55,10 +55,8 @@ func (s Schema) ParseJSON(text string) (Values, error) {
 // (without the "?"), keys sorted: the form an embed URL and a permalink use.
 func (v Values) Query() string {
 	var parts []string
-	for _, p := range v.schema {
-		if !v.IsDefault(p.Name) {
-			parts = append(parts, queryEscape(p.Name)+"="+queryEscape(strings.ReplaceAll(v.text(p), ", ", ",")))
-		}
+	for _, kv := range v.changed() {
+		parts = append(parts, queryEscape(kv[0])+"="+queryEscape(kv[1]))
 	}
 	sort.Strings(parts)
 	return strings.Join(parts, "&")

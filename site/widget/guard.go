@@ -30,6 +30,7 @@ func seedParam(help string) Param {
 // three ways a handler can try to charge once.
 var Guard = Widget{
 	Name:    "guard",
+	Chapter: "/concurrent-duplicates/",
 	Title:   "Twenty duplicates at the same instant",
 	Summary: "Send one request many times at once and see which guard charges the card once.",
 	Schema: Schema{
@@ -182,7 +183,7 @@ func (r *guardRun) Output(h *HTML, step int) {
 	if s.charges > 1 {
 		cls += " bad"
 	}
-	h.Open("section", "class", cls, "aria-label", "The card network")
+	h.Open("section", "class", cls, "role", "group", "aria-label", "The card network")
 	h.Elem("h3", "Card network")
 	h.Open("p", "class", "g-big").Elem("strong", Itoa(s.charges)).Text(" " + pluralWord(s.charges, "charge") + " by the burst").Close("p")
 	if len(s.pays) > 0 {
@@ -205,7 +206,7 @@ func (r *guardRun) Output(h *HTML, step int) {
 	case guard.ClaimBeforeWork:
 		table, index = "idempotency_keys", "UNIQUE (key)"
 	}
-	h.Open("section", "class", "g-panel g-db", "aria-label", "The database table")
+	h.Open("section", "class", "g-panel g-db", "role", "group", "aria-label", "The database table")
 	h.Open("h3").Text("Table ").Elem("code", table).Close("h3")
 	h.Elem("p", index, "class", "g-index"+when(r.p.Strategy != guard.CheckThenInsert, " on"))
 	h.Open("p", "class", "g-big").Elem("strong", Itoa(s.rows)).Text(" " + pluralWord(s.rows, "row") + " for " + guard.Key).Close("p")
@@ -219,7 +220,7 @@ func (r *guardRun) Output(h *HTML, step int) {
 	h.Close("section")
 
 	// The answers.
-	h.Open("section", "class", "g-panel g-answers", "aria-label", "The answers")
+	h.Open("section", "class", "g-panel g-answers", "role", "group", "aria-label", "The answers")
 	h.Elem("h3", "Answers")
 	h.Open("ul", "class", "g-statuses")
 	codes := make([]int, 0, len(s.statuses))
@@ -293,7 +294,7 @@ func (r *guardRun) timeline(h *HTML, step int, s guardState) {
 	if step == r.Steps() {
 		now = -1
 	}
-	h.Open("div", "class", "g-scroll", "tabindex", "0", "role", "region", "aria-label", "Timeline: one lane per request")
+	h.Open("div", "class", "g-scroll", "tabindex", "0", "role", "group", "aria-label", "Timeline: one lane per request")
 	h.Open("table", "class", "g-lanes")
 	h.Elem("caption", "One lane per request; one column per step of the shared timeline ("+Itoa(int(guard.Step/time.Millisecond))+" ms each).")
 	h.Open("thead").Open("tr").Elem("th", "Request", "scope", "col", "class", "g-lane")

@@ -14,7 +14,7 @@ func render(t *testing.T, w *Widget, raw map[string]string) string {
 		t.Fatal(err)
 	}
 	var h HTML
-	if err := Render(&h, w, v, "w-"+w.Name+"-1"); err != nil {
+	if err := Render(&h, w, v, Place{ID: "w-" + w.Name + "-1", Origin: "https://retrylab.example"}); err != nil {
 		t.Fatalf("%s %v: %v", w.Name, raw, err)
 	}
 	return h.String()

@@ -62,7 +62,7 @@ func (h *HTML) attrs(attrs []string) {
 
 func isBoolAttr(name string) bool {
 	switch name {
-	case "checked", "selected", "disabled", "hidden", "open", "required":
+	case "checked", "selected", "disabled", "hidden", "open", "required", "readonly", "async":
 		return true
 	}
 	return false

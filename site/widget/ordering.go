@@ -11,6 +11,7 @@ import (
 // by id stops the repeat but not the reordering; a watermark stops both.
 var Ordering = Widget{
 	Name:    "ordering",
+	Chapter: "/ordering-and-watermarks/",
 	Title:   "Events out of order, and twice",
 	Summary: "A subscription goes from starter to pro, but the events arrive pro, starter, pro. Which plan does the consumer end on?",
 	Schema: Schema{
@@ -95,7 +96,7 @@ func (r *orderingRun) Output(h *HTML, step int) {
 	}
 
 	h.Open("div", "class", "w-panels")
-	h.Open("section", "class", "w-panel or-arrivals", "aria-label", "Deliveries, in arrival order")
+	h.Open("section", "class", "w-panel or-arrivals", "role", "group", "aria-label", "Deliveries, in arrival order")
 	h.Elem("h3", "Deliveries")
 	h.Open("ol", "class", "w-rows")
 	for i, id := range r.p.Arrival {
@@ -116,7 +117,7 @@ func (r *orderingRun) Output(h *HTML, step int) {
 	h.Close("ol")
 	h.Close("section")
 
-	h.Open("section", "class", "w-panel", "aria-label", "The database")
+	h.Open("section", "class", "w-panel", "role", "group", "aria-label", "The database")
 	h.Elem("h3", "Database")
 	shown := plan
 	if shown == "" {

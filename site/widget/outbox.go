@@ -10,6 +10,7 @@ import (
 // publishes an event twice, and an inbox that sends its email once.
 var Outbox = Widget{
 	Name:    "outbox",
+	Chapter: "/outbox-and-inbox/",
 	Title:   "The outbox and the inbox",
 	Summary: "Crash the relay between publishing an event and marking it sent, and count the emails with and without an inbox.",
 	Schema: Schema{
@@ -79,7 +80,7 @@ func (r *outboxRun) Output(h *HTML, step int) {
 	}
 
 	h.Open("div", "class", "w-panels")
-	h.Open("section", "class", "w-panel", "aria-label", "The outbox table")
+	h.Open("section", "class", "w-panel", "role", "group", "aria-label", "The outbox table")
 	h.Open("h3").Text("Table ").Elem("code", "outbox").Close("h3")
 	if len(rows) == 0 {
 		h.Elem("p", "No rows yet.", "class", "empty")
@@ -99,7 +100,7 @@ func (r *outboxRun) Output(h *HTML, step int) {
 	}
 	h.Close("section")
 
-	h.Open("section", "class", "w-panel", "aria-label", "The broker")
+	h.Open("section", "class", "w-panel", "role", "group", "aria-label", "The broker")
 	h.Elem("h3", "Broker")
 	h.Open("p", "class", "w-big").Elem("strong", Itoa(len(broker))).Text(" " + pluralWord(len(broker), "message")).Close("p")
 	if len(broker) > 0 {
@@ -113,7 +114,7 @@ func (r *outboxRun) Output(h *HTML, step int) {
 	}
 	h.Close("section")
 
-	h.Open("section", "class", "w-panel", "aria-label", "The consumer")
+	h.Open("section", "class", "w-panel", "role", "group", "aria-label", "The consumer")
 	h.Elem("h3", "Consumer")
 	cls := "w-big"
 	for _, n := range emailed {

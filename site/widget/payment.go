@@ -13,6 +13,7 @@ import (
 // network, with and without idempotency keys.
 var Payment = Widget{
 	Name:    "payment",
+	Chapter: "/double-charge/",
 	Title:   "A payment over a lossy network",
 	Summary: "Lose a request or a response, let the client retry, and count the charges.",
 	Schema: Schema{
@@ -86,7 +87,7 @@ func (r paymentRun) Output(h *HTML, step int) {
 	h.Close("div")
 
 	h.Open("div", "class", "pay-books")
-	h.Open("section", "class", "ledger", "aria-label", "The server's ledger")
+	h.Open("section", "class", "ledger", "role", "group", "aria-label", "The server's ledger")
 	h.Elem("h3", "Server's ledger")
 	if charges == 0 {
 		h.Elem("p", "No charges.", "class", "empty")
@@ -108,7 +109,7 @@ func (r paymentRun) Output(h *HTML, step int) {
 		h.Close("tbody").Close("table")
 	}
 	h.Close("section")
-	h.Open("section", "class", "receipt", "aria-label", "The client's receipt")
+	h.Open("section", "class", "receipt", "role", "group", "aria-label", "The client's receipt")
 	h.Elem("h3", "Client's receipt")
 	switch {
 	case receipt != "":

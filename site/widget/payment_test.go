@@ -13,7 +13,7 @@ func renderPayment(t *testing.T, raw map[string]string) string {
 		t.Fatal(err)
 	}
 	var h HTML
-	if err := Render(&h, &Payment, v, "w-payment-1"); err != nil {
+	if err := Render(&h, &Payment, v, Place{ID: "w-payment-1", Origin: "https://retrylab.example"}); err != nil {
 		t.Fatal(err)
 	}
 	return h.String()

@@ -1,11 +1,13 @@
 package widget
 
 // Render writes a whole widget, already run with v and shown at its end
-// state: the root element with data-widget and data-params, the controls
-// (one form element per parameter, named after it, with a visible label),
-// the replay controls of a replayable run, and the output region. id must
-// be unique in the page; it prefixes the controls' ids.
-func Render(h *HTML, w *Widget, v Values, id string) error {
+// state: the root element with data-widget, data-params and the id of
+// at, the controls (one form element per parameter, named after it, with
+// a visible label), the replay controls of a replayable run, the output
+// region, and the Embed panel with the snippet and the permalink of that
+// state.
+func Render(h *HTML, w *Widget, v Values, at Place) error {
+	id := at.ID
 	run, err := w.Run(v)
 	if err != nil {
 		return err
@@ -14,12 +16,15 @@ func Render(h *HTML, w *Widget, v Values, id string) error {
 	h.Open("figure", "class", "widget", "id", id, "data-widget", w.Name,
 		"data-params", v.JSON(), "data-step", Itoa(steps), "data-steps", Itoa(steps))
 	h.Open("figcaption", "class", "w-head")
-	h.Elem("span", w.Title, "class", "w-title")
+	// A heading of the level of an article's sections, so that a screen
+	// reader's list of headings finds the widget; the panels of its output
+	// are h3s under it.
+	h.Elem("span", w.Title, "class", "w-title", "role", "heading", "aria-level", "2")
 	h.Elem("span", w.Summary, "class", "w-summary")
 	h.Close("figcaption")
 
 	form := id + "-form"
-	h.Open("form", "class", "w-controls", "id", form, "data-region", "controls", "aria-label", w.Title+": parameters")
+	h.Open("form", "class", "w-controls", "id", form, "data-region", "controls")
 	more, open := false, false
 	for _, p := range w.Schema {
 		if p.More {
@@ -61,6 +66,7 @@ func Render(h *HTML, w *Widget, v Values, id string) error {
 	h.Open("div", "class", "w-output", "data-region", "output")
 	run.Output(h, steps)
 	h.Close("div")
+	embedPanel(h, w, v, at)
 	h.Close("figure")
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 // compensates, with and without idempotency keys on its calls.
 var Saga = Widget{
 	Name:    "saga",
+	Chapter: "/sagas/",
 	Title:   "A saga that crashes halfway",
 	Summary: "Charge, book a flight, book a hotel; crash the runner, fail a step, and see what the services are left with.",
 	Schema: Schema{
@@ -92,7 +93,7 @@ func (r *sagaRun) Output(h *HTML, step int) {
 		if ef.Done > 1 || (step == r.Steps() && r.res.Outcome == "compensated" && ef.Done > ef.Undone) {
 			cls += " bad"
 		}
-		h.Open("section", "class", cls, "aria-label", sagaLanes[lane])
+		h.Open("section", "class", cls, "role", "group", "aria-label", sagaLanes[lane])
 		h.Elem("h3", sagaLanes[lane])
 		words := sagaWords[st]
 		h.Open("p", "class", "w-big").Elem("strong", Itoa(ef.Done)).Text(" " + pluralWord(ef.Done, words[0])).Close("p")
@@ -102,7 +103,7 @@ func (r *sagaRun) Output(h *HTML, step int) {
 		}
 		h.Close("section")
 	}
-	h.Open("section", "class", "w-panel w-log", "aria-label", "The runner's durable log")
+	h.Open("section", "class", "w-panel w-log", "role", "group", "aria-label", "The runner's durable log")
 	h.Elem("h3", "Durable log")
 	if len(log) == 0 {
 		h.Elem("p", "Empty.", "class", "empty")

@@ -9,6 +9,7 @@ import (
 // out and retry, and a queue that stays full long after the slowdown ends.
 var Storm = Widget{
 	Name:    "storm",
+	Chapter: "/metastable-failure/",
 	Title:   "A retry storm that outlives its cause",
 	Summary: "Slow the server down for ten seconds and watch whether it recovers; then give the clients a retry budget and let the server skip expired work.",
 	Schema: Schema{

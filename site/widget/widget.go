@@ -10,6 +10,9 @@ type Widget struct {
 	Name    string // the name in a widget block, data-widget and /embed/NAME/
 	Title   string // shown above the widget
 	Summary string // one sentence: what the reader can try
+	// Chapter is the path of the article that explains the widget
+	// ("/double-charge/"); an embed page's credit links there.
+	Chapter string
 	Schema  Schema
 	// Run calls the engine with checked values. The error is for values the
 	// schema accepts but the model does not (say, a combination); it is

@@ -1,0 +1,111 @@
+package widget
+
+import "strings"
+
+// Place is where a widget is drawn.
+type Place struct {
+	// ID is the widget's id, unique in its page: "w-" + its name + "-" + a
+	// count, as site/markdown numbers them ("w-payment-1"). It prefixes the
+	// ids of the widget's controls, and a permalink names the widget by it.
+	ID string
+	// Origin is the site's scheme and host ("https://retrylab.example"),
+	// which the embed snippet loads embed.js from.
+	Origin string
+}
+
+// PermalinkParam is the query parameter of a permalink that names the
+// widget of the page it is for: its id without the leading "w-". No
+// widget has a parameter of that name (the registry's tests check).
+const PermalinkParam = "w"
+
+// Snippet is the HTML that shows widget name, in the state v, in another
+// page: a div whose data-* attributes are the parameters that differ from
+// their defaults, which embed.js, loaded from origin, turns into an iframe
+// of /embed/NAME/ with those parameters as its query.
+func Snippet(name string, v Values, origin string) string {
+	var h HTML
+	attrs := []string{"data-retrylab", name}
+	for _, kv := range v.changed() {
+		attrs = append(attrs, "data-"+kv[0], kv[1])
+	}
+	h.Open("div", attrs...).Close("div")
+	h.Open("script", "src", origin+"/embed.js", "async", "true").Close("script")
+	return h.String()
+}
+
+// Permalink is the relative URL of the page a widget is on, with the
+// widget in the state v: "?w=payment-1&keys=per-intent#w-payment-1" for
+// the widget with id "w-payment-1". The fragment scrolls to the widget;
+// the page's module reads the query (see SplitPermalink) and redraws that
+// widget in that state.
+func Permalink(id string, v Values) string {
+	q := PermalinkParam + "=" + queryEscape(strings.TrimPrefix(id, "w-"))
+	if rest := v.Query(); rest != "" {
+		q += "&" + rest
+	}
+	return "?" + q + "#" + id
+}
+
+// SplitPermalink reads a page's query string (with or without its "?"):
+// the id of the widget a permalink names, and the query without the
+// permalink's parameter, which is the widget's parameters, for
+// Schema.ParseQuery. id is "" when the query names no widget; a query
+// whose w is empty, badly escaped or given twice names none either, and
+// keeps its w in rest, where ParseQuery reports it.
+func SplitPermalink(query string) (id, rest string) {
+	query = strings.TrimPrefix(query, "?")
+	var kept []string
+	found := 0
+	for _, part := range strings.Split(query, "&") {
+		if part == "" {
+			continue
+		}
+		k, v, _ := strings.Cut(part, "=")
+		if k == PermalinkParam {
+			if name, ok := queryUnescape(v); ok && name != "" {
+				id = "w-" + name
+			}
+			found++
+			continue
+		}
+		kept = append(kept, part)
+	}
+	if found != 1 || id == "" {
+		return "", query
+	}
+	return id, strings.Join(kept, "&")
+}
+
+// changed lists the parameters whose values differ from their defaults, in
+// schema order, each as its name and its value in the form a query or a
+// data-* attribute carries: a list's items separated by bare commas.
+func (v Values) changed() [][2]string {
+	var out [][2]string
+	for _, p := range v.schema {
+		if !v.IsDefault(p.Name) {
+			out = append(out, [2]string{p.Name, strings.ReplaceAll(v.text(p), ", ", ",")})
+		}
+	}
+	return out
+}
+
+// embedPanel writes the Embed disclosure at the foot of a widget: the
+// snippet that embeds the widget as it stands, a button that copies it
+// (wired by the page's loader), and a permalink to the widget in that
+// state. The page's module rewrites the snippet and the link on every
+// change; without JavaScript they show the state the page was built with.
+func embedPanel(h *HTML, w *Widget, v Values, at Place) {
+	sid := at.ID + "-snippet"
+	h.Open("details", "class", "w-embed")
+	h.Elem("summary", "Embed")
+	h.Open("div", "class", "w-embed-body")
+	h.Elem("label", "To show this widget, set as it is now, in another page, paste:", "for", sid)
+	h.Elem("textarea", Snippet(w.Name, v, at.Origin), "id", sid, "class", "w-snippet", "readonly", "true",
+		"rows", "3", "spellcheck", "false", "data-region", "snippet")
+	h.Open("p", "class", "w-embed-actions")
+	h.Elem("button", "Copy", "type", "button", "class", "w-copy", "data-action", "copy", "aria-controls", sid)
+	h.Elem("a", "Link to this state", "href", Permalink(at.ID, v), "data-region", "permalink")
+	h.Elem("span", "", "class", "w-copied", "role", "status", "data-region", "copied")
+	h.Close("p")
+	h.Close("div").Close("details")
+}
