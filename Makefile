@@ -5,7 +5,7 @@ GOROOT    := $(shell $(GO) env GOROOT)
 WASM_EXEC := $(GOROOT)/lib/wasm/go_js_wasm_exec
 # Packages that also run as WebAssembly under Node: the ones the page's
 # module is made of.
-WASM_PKGS := ./engine/sim/ ./engine/payment/ ./engine/idem/ ./site/widget/ ./site/chart/
+WASM_PKGS := ./engine/sim/ ./engine/payment/ ./engine/idem/ ./site/widget/ ./site/chart/ ./site/markup/
 
 WRANGLER  := build/worker/node_modules/.bin/wrangler
 LIGHTHOUSE := bench/node_modules/.bin/lighthouse

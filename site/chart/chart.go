@@ -3,6 +3,9 @@ package chart
 import (
 	"math"
 	"strconv"
+	"strings"
+
+	"github.com/retrylab/retrylab/site/markup"
 )
 
 // Axis is one axis of a chart.
@@ -37,8 +40,8 @@ type Chart struct {
 	Height int    // in CSS pixels; the width is the container's
 	X, Y   Axis
 
-	data  writer // drawn in the plot's stretched viewBox
-	marks writer // drawn over the data, in the outer coordinates
+	data  markup.HTML // drawn in the plot's stretched viewBox
+	marks markup.HTML // drawn over the data, in the outer coordinates
 }
 
 // Geometry of the outer <svg>, in CSS pixels (heights) and fractions of the
@@ -73,10 +76,10 @@ func clamp(f, lo, hi float64) float64 { return math.Max(lo, math.Min(hi, f)) }
 // with label centred at its top: a trigger, a slowdown.
 func (c *Chart) Band(from, to float64, class, label string) {
 	x0, x1 := c.xIn(from), c.xIn(to)
-	c.data.void("rect", "class", join("band", class), "x", coord(x0), "y", "0",
+	c.data.Void("rect", "class", join("band", class), "x", coord(x0), "y", "0",
 		"width", coord(x1-x0), "height", coord(inner))
 	if label != "" {
-		c.marks.elem("text", label, "class", join("band-label", class), "x", pct((c.xFrac(from)+c.xFrac(to))/2),
+		c.marks.Elem("text", label, "class", join("band-label", class), "x", pct((c.xFrac(from)+c.xFrac(to))/2),
 			"y", coord(top+14), "text-anchor", "middle", "paint-order", "stroke")
 	}
 }
@@ -84,17 +87,17 @@ func (c *Chart) Band(from, to float64, class, label string) {
 // Bars draws values[i] as a bar over [x0 + i*dx, x0 + (i+1)*dx), from 0 up,
 // as one path: a few hundred bars stay one element. Bars of 0 are left out.
 func (c *Chart) Bars(x0, dx float64, values []float64, class string) {
-	var d writer
+	var d strings.Builder
 	base := c.yIn(0)
 	for i, v := range values {
 		if v == 0 {
 			continue
 		}
 		l, r := c.xIn(x0+float64(i)*dx), c.xIn(x0+float64(i+1)*dx)
-		d.b.WriteString("M" + coord(l) + " " + coord(base) + "V" + coord(c.yIn(v)) + "H" + coord(r) + "V" + coord(base) + "Z")
+		d.WriteString("M" + coord(l) + " " + coord(base) + "V" + coord(c.yIn(v)) + "H" + coord(r) + "V" + coord(base) + "Z")
 	}
-	if d.b.Len() > 0 {
-		c.data.void("path", "class", join("bars", class), "d", d.b.String())
+	if d.Len() > 0 {
+		c.data.Void("path", "class", join("bars", class), "d", d.String())
 	}
 }
 
@@ -104,14 +107,14 @@ func (c *Chart) Steps(x0, dx float64, values []float64, class string) {
 	if len(values) == 0 {
 		return
 	}
-	var d writer
+	var d strings.Builder
 	base := c.yIn(0)
-	d.b.WriteString("M" + coord(c.xIn(x0)) + " " + coord(base))
+	d.WriteString("M" + coord(c.xIn(x0)) + " " + coord(base))
 	for i, v := range values {
-		d.b.WriteString("V" + coord(c.yIn(v)) + "H" + coord(c.xIn(x0+float64(i+1)*dx)))
+		d.WriteString("V" + coord(c.yIn(v)) + "H" + coord(c.xIn(x0+float64(i+1)*dx)))
 	}
-	d.b.WriteString("V" + coord(base))
-	c.data.void("path", "class", join("steps", class), "d", d.b.String(), "vector-effect", "non-scaling-stroke")
+	d.WriteString("V" + coord(base))
+	c.data.Void("path", "class", join("steps", class), "d", d.String(), "vector-effect", "non-scaling-stroke")
 }
 
 // Line joins (xs[i], ys[i]) in order. Use Series for evenly spaced values.
@@ -120,16 +123,16 @@ func (c *Chart) Line(xs, ys []float64, class string) {
 	if n == 0 {
 		return
 	}
-	var d writer
+	var d strings.Builder
 	for i := 0; i < n; i++ {
 		if i == 0 {
-			d.b.WriteByte('M')
+			d.WriteByte('M')
 		} else {
-			d.b.WriteByte('L')
+			d.WriteByte('L')
 		}
-		d.b.WriteString(coord(c.xIn(xs[i])) + " " + coord(c.yIn(ys[i])))
+		d.WriteString(coord(c.xIn(xs[i])) + " " + coord(c.yIn(ys[i])))
 	}
-	c.data.void("path", "class", join("line", class), "d", d.b.String(), "vector-effect", "non-scaling-stroke")
+	c.data.Void("path", "class", join("line", class), "d", d.String(), "vector-effect", "non-scaling-stroke")
 }
 
 // Series joins values[i] at x0 + i*dx.
@@ -145,9 +148,9 @@ func (c *Chart) Series(x0, dx float64, values []float64, class string) {
 // above its right end: a capacity, a threshold.
 func (c *Chart) HLine(y float64, class, label string) {
 	py := coord(c.yPx(y))
-	c.marks.void("line", "class", join("ref", class), "x1", pct(padL), "x2", pct(1-padR), "y1", py, "y2", py)
+	c.marks.Void("line", "class", join("ref", class), "x1", pct(padL), "x2", pct(1-padR), "y1", py, "y2", py)
 	if label != "" {
-		c.marks.elem("text", label, "class", join("ref-label", class), "x", pct(1-padR), "dx", "-4",
+		c.marks.Elem("text", label, "class", join("ref-label", class), "x", pct(1-padR), "dx", "-4",
 			"y", coord(c.yPx(y)-4), "text-anchor", "end", "paint-order", "stroke")
 	}
 }
@@ -158,7 +161,7 @@ func (c *Chart) HLine(y float64, class, label string) {
 func (c *Chart) VLine(x float64, class, label string, row int) {
 	f := c.xFrac(x)
 	px := pct(f)
-	c.marks.void("line", "class", join("ref", class), "x1", px, "x2", px,
+	c.marks.Void("line", "class", join("ref", class), "x1", px, "x2", px,
 		"y1", coord(top), "y2", coord(top+c.plotHeight()))
 	if label != "" {
 		anchor, dx := "start", "4"
@@ -167,7 +170,7 @@ func (c *Chart) VLine(x float64, class, label string, row int) {
 		}
 		// Row 0 sits below a band's label, 14 px down; a row is 16 px.
 		y := top + 30 + 16*float64(row)
-		c.marks.elem("text", label, "class", join("ref-label", class), "x", px, "dx", dx,
+		c.marks.Elem("text", label, "class", join("ref-label", class), "x", px, "dx", dx,
 			"y", coord(y), "text-anchor", anchor, "paint-order", "stroke")
 	}
 }
@@ -176,42 +179,42 @@ func (c *Chart) VLine(x float64, class, label string, row int) {
 // and described by its Desc, with gridlines, the data, the reference lines
 // and the axes' labels.
 func (c *Chart) SVG() string {
-	var w writer
+	var w markup.HTML
 	ph := c.plotHeight()
-	w.open("svg", "class", join("chart", c.Class), "role", "img", "width", "100%", "height", itoa(c.Height),
+	w.Open("svg", "class", join("chart", c.Class), "role", "img", "width", "100%", "height", itoa(c.Height),
 		"xmlns", "http://www.w3.org/2000/svg")
-	w.elem("title", c.Title)
+	w.Elem("title", c.Title)
 	if c.Desc != "" {
-		w.elem("desc", c.Desc)
+		w.Elem("desc", c.Desc)
 	}
 
-	w.open("g", "class", "grid")
+	w.Open("g", "class", "grid")
 	for _, t := range c.Y.Ticks {
 		y := coord(c.yPx(t))
-		w.void("line", "x1", "0", "x2", pct(1-padR), "y1", y, "y2", y)
+		w.Void("line", "x1", "0", "x2", pct(1-padR), "y1", y, "y2", y)
 	}
-	w.close("g")
+	w.Close("g")
 
-	w.open("svg", "class", "plot", "x", pct(padL), "y", itoa(top), "width", pct(1-padL-padR), "height", coord(ph),
+	w.Open("svg", "class", "plot", "x", pct(padL), "y", itoa(top), "width", pct(1-padL-padR), "height", coord(ph),
 		"viewBox", "0 0 1000 1000", "preserveAspectRatio", "none")
-	w.b.WriteString(c.data.b.String())
-	w.close("svg")
+	w.Raw(c.data.String())
+	w.Close("svg")
 
-	w.b.WriteString(c.marks.b.String())
+	w.Raw(c.marks.String())
 
-	w.open("g", "class", "axis")
+	w.Open("g", "class", "axis")
 	base := coord(top + ph)
-	w.void("line", "class", "baseline", "x1", pct(padL), "x2", pct(1-padR), "y1", base, "y2", base)
+	w.Void("line", "class", "baseline", "x1", pct(padL), "x2", pct(1-padR), "y1", base, "y2", base)
 	for _, t := range c.Y.Ticks {
 		// Above its gridline, from the left edge: in the margin on a wide
 		// chart, reaching a little into the plot on a narrow one, and read
 		// along the line it names.
-		w.elem("text", c.Y.label(t), "class", "tick", "x", "0", "y", coord(c.yPx(t)-4), "paint-order", "stroke")
+		w.Elem("text", c.Y.label(t), "class", "tick", "x", "0", "y", coord(c.yPx(t)-4), "paint-order", "stroke")
 	}
 	for _, t := range c.X.Ticks {
 		f := c.xFrac(t)
 		px := pct(f)
-		w.void("line", "x1", px, "x2", px, "y1", base, "y2", coord(top+ph+4))
+		w.Void("line", "x1", px, "x2", px, "y1", base, "y2", coord(top+ph+4))
 		anchor := "middle"
 		switch {
 		case f < 0.04:
@@ -219,17 +222,17 @@ func (c *Chart) SVG() string {
 		case f > 0.96:
 			anchor = "end"
 		}
-		w.elem("text", c.X.label(t), "class", "tick", "x", px, "y", coord(top+ph+17), "text-anchor", anchor)
+		w.Elem("text", c.X.label(t), "class", "tick", "x", px, "y", coord(top+ph+17), "text-anchor", anchor)
 	}
 	if c.Y.Title != "" {
-		w.elem("text", c.Y.Title, "class", "axis-title", "x", "0", "y", "12")
+		w.Elem("text", c.Y.Title, "class", "axis-title", "x", "0", "y", "12")
 	}
 	if c.X.Title != "" {
-		w.elem("text", c.X.Title, "class", "axis-title", "x", pct(1-padR), "y", coord(top+ph+33), "text-anchor", "end")
+		w.Elem("text", c.X.Title, "class", "axis-title", "x", pct(1-padR), "y", coord(top+ph+33), "text-anchor", "end")
 	}
-	w.close("g")
-	w.close("svg")
-	return w.b.String()
+	w.Close("g")
+	w.Close("svg")
+	return w.String()
 }
 
 func join(a, b string) string {
@@ -263,13 +266,13 @@ func HBars(title, desc, class string, max float64, bars []Bar) string {
 		thick = 22 // px: a bar
 		gap   = 12 // px: between a bar and the next label
 	)
-	var w writer
+	var w markup.HTML
 	height := len(bars)*(label+thick+gap) - gap
-	w.open("svg", "class", join("chart hbars", class), "role", "img", "width", "100%", "height", itoa(height),
+	w.Open("svg", "class", join("chart hbars", class), "role", "img", "width", "100%", "height", itoa(height),
 		"xmlns", "http://www.w3.org/2000/svg")
-	w.elem("title", title)
+	w.Elem("title", title)
 	if desc != "" {
-		w.elem("desc", desc)
+		w.Elem("desc", desc)
 	}
 	// The bars use at most 80% of the width, leaving room for the total.
 	scale := 0.8 / max
@@ -278,19 +281,19 @@ func HBars(title, desc, class string, max float64, bars []Bar) string {
 	}
 	for i, b := range bars {
 		y := float64(i * (label + thick + gap))
-		w.elem("text", b.Label, "class", "bar-label", "x", "0", "y", coord(y+12))
+		w.Elem("text", b.Label, "class", "bar-label", "x", "0", "y", coord(y+12))
 		x, total := 0.0, 0.0
 		for _, s := range b.Segments {
 			if s.Value <= 0 {
 				continue
 			}
 			wd := s.Value * scale
-			w.void("rect", "class", join("seg", s.Class), "x", pct(x), "y", coord(y+label), "width", pct(wd), "height", itoa(thick))
+			w.Void("rect", "class", join("seg", s.Class), "x", pct(x), "y", coord(y+label), "width", pct(wd), "height", itoa(thick))
 			x += wd
 			total += s.Value
 		}
-		w.elem("text", Number(total), "class", "bar-total", "x", pct(x), "dx", "6", "y", coord(y+label+thick/2+5))
+		w.Elem("text", Number(total), "class", "bar-total", "x", pct(x), "dx", "6", "y", coord(y+label+thick/2+5))
 	}
-	w.close("svg")
-	return w.b.String()
+	w.Close("svg")
+	return w.String()
 }

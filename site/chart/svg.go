@@ -19,78 +19,7 @@ package chart
 import (
 	"math"
 	"strconv"
-	"strings"
 )
-
-// writer builds SVG markup with escaping.
-type writer struct{ b strings.Builder }
-
-// open writes a start tag; attrs are name, value pairs.
-func (w *writer) open(tag string, attrs ...string) {
-	w.b.WriteByte('<')
-	w.b.WriteString(tag)
-	w.attrs(attrs)
-	w.b.WriteByte('>')
-}
-
-// void writes a self-closing element.
-func (w *writer) void(tag string, attrs ...string) {
-	w.b.WriteByte('<')
-	w.b.WriteString(tag)
-	w.attrs(attrs)
-	w.b.WriteString("/>")
-}
-
-func (w *writer) attrs(attrs []string) {
-	for i := 0; i+1 < len(attrs); i += 2 {
-		if attrs[i+1] == "" && attrs[i] == "class" {
-			continue
-		}
-		w.b.WriteByte(' ')
-		w.b.WriteString(attrs[i])
-		w.b.WriteString(`="`)
-		escape(&w.b, attrs[i+1])
-		w.b.WriteByte('"')
-	}
-}
-
-func (w *writer) close(tag string) {
-	w.b.WriteString("</")
-	w.b.WriteString(tag)
-	w.b.WriteByte('>')
-}
-
-// elem writes an element with escaped text.
-func (w *writer) elem(tag, text string, attrs ...string) {
-	w.open(tag, attrs...)
-	escape(&w.b, text)
-	w.close(tag)
-}
-
-func escape(b *strings.Builder, s string) {
-	last := 0
-	for i := 0; i < len(s); i++ {
-		var rep string
-		switch s[i] {
-		case '&':
-			rep = "&amp;"
-		case '<':
-			rep = "&lt;"
-		case '>':
-			rep = "&gt;"
-		case '"':
-			rep = "&#34;"
-		case '\'':
-			rep = "&#39;"
-		default:
-			continue
-		}
-		b.WriteString(s[last:i])
-		b.WriteString(rep)
-		last = i + 1
-	}
-	b.WriteString(s[last:])
-}
 
 // coord formats a coordinate with at most one decimal: the plot's viewBox
 // is 1000 units wide, so a tenth of a unit is far below a pixel.
