@@ -361,3 +361,22 @@ func TestKeeperTakeoverResumesFromRecoveryPoint(t *testing.T) {
 		t.Fatalf("fresh key: %+v %v", r, err)
 	}
 }
+
+func TestMemoryStorePurgesExpiredRecordsOnly(t *testing.T) {
+	f := newFixture()
+	f.k.TTL = time.Hour
+	f.do(t, "acct_a", "k_old", `{"amount":1}`)
+	f.clock.Advance(30 * time.Minute)
+	f.do(t, "acct_a", "k_new", `{"amount":1}`)
+	f.clock.Advance(30 * time.Minute) // k_old expires now, k_new in 30 min
+	n, err := f.store.Purge(context.Background(), f.clock.Now())
+	if err != nil || n != 1 {
+		t.Fatalf("Purge = %d, %v; want 1 record", n, err)
+	}
+	if _, ok, _ := f.store.Get(context.Background(), "acct_a", "k_old"); ok {
+		t.Fatal("the expired record is still there")
+	}
+	if _, ok, _ := f.store.Get(context.Background(), "acct_a", "k_new"); !ok {
+		t.Fatal("the live record was purged")
+	}
+}

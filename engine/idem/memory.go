@@ -3,11 +3,12 @@ package idem
 import (
 	"context"
 	"sync"
+	"time"
 )
 
 // MemoryStore is a Store in a map, guarded by a mutex: every method is
-// atomic. Records live as long as the store; expired records are replaced
-// when their key is claimed again, never swept.
+// atomic. An expired record is replaced when its key is claimed again, and
+// Purge sweeps the others.
 type MemoryStore struct {
 	mu      sync.Mutex
 	records map[storeKey]Record
@@ -50,43 +51,32 @@ func (m *MemoryStore) Claim(ctx context.Context, rec Record) (Record, bool, erro
 
 // Complete implements Store.
 func (m *MemoryStore) Complete(ctx context.Context, rec Record) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	k := storeKey{rec.Account, rec.Key}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	old, ok := m.records[k]
-	if !ok || old.State != InFlight || old.Fence != rec.Fence {
-		return ErrNotHeld
-	}
-	old.State = Done
-	old.Status = rec.Status
-	old.Body = append([]byte(nil), rec.Body...)
-	old.RecoveryPoint = rec.RecoveryPoint
-	m.records[k] = old
-	return nil
+	return m.held(ctx, rec, func(k storeKey, old Record) {
+		old.State = Done
+		old.Status = rec.Status
+		old.Body = append([]byte(nil), rec.Body...)
+		old.RecoveryPoint = rec.RecoveryPoint
+		m.records[k] = old
+	})
 }
 
 // Checkpoint implements Store.
 func (m *MemoryStore) Checkpoint(ctx context.Context, rec Record) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	k := storeKey{rec.Account, rec.Key}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	old, ok := m.records[k]
-	if !ok || old.State != InFlight || old.Fence != rec.Fence {
-		return ErrNotHeld
-	}
-	old.RecoveryPoint = rec.RecoveryPoint
-	m.records[k] = old
-	return nil
+	return m.held(ctx, rec, func(k storeKey, old Record) {
+		old.RecoveryPoint = rec.RecoveryPoint
+		m.records[k] = old
+	})
 }
 
 // Release implements Store.
 func (m *MemoryStore) Release(ctx context.Context, rec Record) error {
+	return m.held(ctx, rec, func(k storeKey, _ Record) { delete(m.records, k) })
+}
+
+// held applies change, under the lock, to rec's record if rec's claim still
+// holds it (in flight, same fence), and answers ErrNotHeld otherwise: a
+// claim that was taken over can change nothing.
+func (m *MemoryStore) held(ctx context.Context, rec Record, change func(k storeKey, old Record)) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -97,8 +87,27 @@ func (m *MemoryStore) Release(ctx context.Context, rec Record) error {
 	if !ok || old.State != InFlight || old.Fence != rec.Fence {
 		return ErrNotHeld
 	}
-	delete(m.records, k)
+	change(k, old)
 	return nil
+}
+
+// Purge deletes the records that expired at or before now and says how
+// many, so a long-running server's memory does not grow with every key it
+// ever saw (retrylab api calls it periodically).
+func (m *MemoryStore) Purge(ctx context.Context, now time.Time) (int64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var n int64
+	for k, r := range m.records {
+		if !r.ExpiresAt.After(now) {
+			delete(m.records, k)
+			n++
+		}
+	}
+	return n, nil
 }
 
 // Get implements Store.

@@ -14,6 +14,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -123,7 +124,7 @@ func New(db *sql.DB, d Dialect) *Store {
 func (s *Store) Migrate(ctx context.Context) error {
 	for _, stmt := range s.d.Schema() {
 		if _, err := s.db.ExecContext(ctx, stmt); err != nil {
-			return errors.New("sqlstore: creating the " + s.d.name + " schema: " + err.Error())
+			return fmt.Errorf("sqlstore: creating the %s schema: %w", s.d.name, err)
 		}
 	}
 	return nil
@@ -376,8 +377,10 @@ func (s *Store) Charges(ctx context.Context, account string, limit int) ([]idemh
 	return list, total, nil
 }
 
+// wrap names the operation and keeps err in the chain, so callers can still
+// ask errors.Is(err, context.DeadlineExceeded) or match a driver's error.
 func wrap(op string, err error) error {
-	return errors.New("sqlstore: " + op + ": " + err.Error())
+	return fmt.Errorf("sqlstore: %s: %w", op, err)
 }
 
 var _ idemhttp.Store = (*Store)(nil)
