@@ -88,7 +88,13 @@ func New(opts ...Option) *Converter {
 	}
 	exts := []goldmark.Extender{
 		FrontMatter,
-		extension.GFM,
+		// GFM, with table alignment as align= rather than goldmark's
+		// default style= attribute, which the pages' CSP (style-src
+		// 'self') would block.
+		extension.NewTable(extension.WithTableCellAlignMethod(extension.TableCellAlignAttribute)),
+		extension.Strikethrough,
+		extension.Linkify,
+		extension.TaskList,
 		Highlighting,
 		Anchors,
 		NewWidgets(o.widgetOpts...),
