@@ -123,11 +123,10 @@ func hydrate(root element) error {
 	if in.form == nil || in.out == nil {
 		return errorString("widget markup is missing its controls or output region")
 	}
-	run, err := w.Run(values)
-	if err != nil {
-		return err
-	}
-	in.run, in.step = run, run.Steps()
+	// The page already shows the end state the build ran: the engine runs
+	// here only when the reader first asks for something else (ensure), so
+	// a page of many widgets costs no runs to become interactive.
+	in.step = -1
 
 	listen(root.Value, "change", func(ev js.Value) {
 		// Only the parameters' controls: the scrubber has no name.
@@ -152,9 +151,9 @@ func hydrate(root element) error {
 		case "play":
 			in.toggle()
 		case "back":
-			in.goTo(in.step - 1)
+			in.stepBy(-1)
 		case "forward":
-			in.goTo(in.step + 1)
+			in.stepBy(1)
 		}
 	})
 	if in.scrub != nil {
@@ -184,14 +183,22 @@ func hydrate(root element) error {
 // the first and last step. A key that means something where focus is (an
 // arrow in a select, Space on a button or a checkbox) keeps its meaning.
 func (in *instance) key(ev js.Value) {
-	if in.run.Steps() == 0 || in.play == nil ||
-		ev.Get("ctrlKey").Bool() || ev.Get("metaKey").Bool() || ev.Get("altKey").Bool() {
+	if in.play == nil || ev.Get("ctrlKey").Bool() || ev.Get("metaKey").Bool() || ev.Get("altKey").Bool() {
 		return
 	}
 	target := ev.Get("target")
 	tag := target.Get("tagName").String()
 	scrubber := tag == "INPUT" && target.Get("type").String() == "range"
 	if tag == "SELECT" || tag == "TEXTAREA" || (tag == "INPUT" && !scrubber) {
+		return
+	}
+	// Inside the output (guard's timeline scrolls sideways from the
+	// keyboard) the keys are the reader's; redrawing it would also take
+	// the focus away.
+	if closest(target, "[data-region=output]") != nil {
+		return
+	}
+	if !in.ensure() || in.run.Steps() == 0 {
 		return
 	}
 	switch ev.Get("key").String() {
@@ -208,9 +215,9 @@ func (in *instance) key(ev js.Value) {
 		}
 		switch ev.Get("key").String() {
 		case "ArrowLeft":
-			in.goTo(in.step - 1)
+			in.stepBy(-1)
 		case "ArrowRight":
-			in.goTo(in.step + 1)
+			in.stepBy(1)
 		case "Home":
 			in.goTo(0)
 		default:
@@ -220,6 +227,24 @@ func (in *instance) key(ev js.Value) {
 		return
 	}
 	ev.Call("preventDefault")
+}
+
+// ensure runs the engine for the values the page shows, the first time a
+// step, a replay or a key needs the run, and reports whether it has one.
+func (in *instance) ensure() bool {
+	if in.run != nil {
+		return true
+	}
+	run, err := in.w.Run(in.values)
+	if err != nil {
+		showError(in.root, err.Error())
+		return false
+	}
+	in.run = run
+	if in.step < 0 {
+		in.step = run.Steps() // the end state, as drawn
+	}
+	return true
 }
 
 // changed re-reads the controls, re-runs the engine and shows the end
@@ -268,6 +293,9 @@ func (in *instance) showEmbed() {
 // toggle plays or pauses the replay. Playing from the last step starts
 // over.
 func (in *instance) toggle() {
+	if !in.ensure() {
+		return
+	}
 	if in.playing {
 		in.stop()
 		in.announce()
@@ -279,8 +307,18 @@ func (in *instance) toggle() {
 	in.start()
 }
 
+// stepBy moves d steps from the one shown.
+func (in *instance) stepBy(d int) {
+	if in.ensure() {
+		in.goTo(in.step + d)
+	}
+}
+
 // goTo stops any replay and shows step.
 func (in *instance) goTo(step int) {
+	if !in.ensure() {
+		return
+	}
 	in.stop()
 	in.show(step)
 	in.announce()

@@ -19,10 +19,26 @@
   var wasmURL = me.getAttribute("data-wasm");
   var execURL = me.getAttribute("data-exec");
   var started = false;
+  var failed = false;
 
+  // fail tells the reader, in each widget, that its controls will not
+  // answer (the page still shows every first run), and lets the form submit
+  // again rather than swallowing the reader's clicks.
   function fail(err) {
+    failed = true;
+    var msg = "The simulator could not start (" + err + "): the run shown is the one this page was built with.";
     for (var i = 0; i < roots.length; i++) {
-      roots[i].setAttribute("data-error", "The simulator could not start: " + err);
+      var root = roots[i];
+      root.setAttribute("data-error", msg);
+      var p = root.querySelector(".w-error");
+      if (!p) {
+        p = document.createElement("p");
+        p.className = "w-error";
+        p.setAttribute("role", "alert");
+        var out = root.querySelector("[data-region=output]");
+        root.insertBefore(p, out);
+      }
+      p.textContent = msg;
     }
     console.warn("retrylab: the simulator could not start:", err);
   }
@@ -69,6 +85,7 @@
     var root = ev.currentTarget;
     // Replay pressed before the module arrived: keep the page, remember it.
     if (ev.type === "submit") {
+      if (failed) return;
       ev.preventDefault();
       if (!root.hasAttribute("data-hydrated")) root.setAttribute("data-pending", "replay");
     }
