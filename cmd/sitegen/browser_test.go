@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"os/exec"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -242,25 +241,4 @@ func waitOutcome(t *testing.T, ctx context.Context, charges, receipt string) {
 		c, r := outcomeOf(t, ctx)
 		t.Fatalf("waiting for %s charges and receipt %s: %v (shown: %s, %q)", charges, receipt, err, c, r)
 	}
-}
-
-// TestBrowserTimeToInteractive loads the article cold five times and logs
-// the median time from navigation to the widget being interactive. It is a
-// figure for the record (make bench reports it), not a timing assertion; it
-// fails only if the widget never becomes interactive.
-func TestBrowserTimeToInteractive(t *testing.T) {
-	ts := serveSite(t, builtSite(t))
-	var times []float64
-	for i := 0; i < 5; i++ {
-		ctx := newBrowser(t) // a fresh profile: a cold cache every time
-		if err := chromedp.Do(ctx, chromedp.Navigate(ts.URL+"/double-charge/"),
-			chromedp.ScrollIntoView(chromedp.CSS(`[data-widget="payment"]`)),
-			chromedp.WaitVisible(chromedp.CSS(`[data-widget="payment"][data-hydrated="true"]`))); err != nil {
-			t.Fatal(err)
-		}
-		ms := evalT[float64](t, ctx, `parseFloat(document.querySelector('[data-widget="payment"]').dataset.hydratedAt)`)
-		times = append(times, ms)
-	}
-	sort.Float64s(times)
-	t.Logf("navigation to interactive, 5 cold loads: median %.0f ms (all: %v)", times[2], times)
 }

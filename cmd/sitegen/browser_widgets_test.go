@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -13,48 +11,13 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+
+	"github.com/retrylab/retrylab/site/widget"
 )
 
-// The widget browser tests build a site of their own: one page per widget,
-// each with the widget at its defaults, so that they do not depend on what
-// the articles hold. The site is built once, by TestBrowserWidgets, and
-// every widget is a subtest of it; the folder goes when the test ends.
-
-// widgetPages are the test site's pages: index.md, then NAME.md for each
-// widget, the widget at its defaults between two paragraphs.
-func widgetPages() map[string]string {
-	pages := map[string]string{
-		"index": "---\ntitle: Widgets\n---\n\nOne page per widget.\n",
-	}
-	for _, name := range []string{"payment", "guard", "backoff", "budget", "storm", "outbox", "saga", "ordering"} {
-		pages[name] = "---\ntitle: The " + name + " widget\n---\n\nA paragraph before it.\n\n```widget " + name + "\n```\n\nA paragraph after it.\n"
-	}
-	return pages
-}
-
-// buildWidgetSite writes the pages into a temporary content folder and
-// builds them with the production build (quick: no brotli copy of the
-// module, which only matters for deploys).
-func buildWidgetSite(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	content := filepath.Join(dir, "content")
-	if err := os.Mkdir(content, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for name, text := range widgetPages() {
-		if err := os.WriteFile(filepath.Join(content, name+".md"), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	out := filepath.Join(dir, "site")
-	stats, err := build(context.Background(), buildConfig{Root: repoRoot(t), Content: content, Out: out, Quick: true})
-	if err != nil {
-		t.Fatalf("building the widget pages: %v", err)
-	}
-	t.Logf("built the widget pages: %s", stats)
-	return out
-}
+// The widget browser tests use the built site's embed pages: one page per
+// registered widget, at its defaults, so that they do not depend on what
+// the articles hold, and the site is built once for every test.
 
 // wpage is one widget's page open in a fresh browser.
 type wpage struct {
@@ -82,7 +45,7 @@ func open(t *testing.T, ts *httptest.Server, name string, media ...string) *wpag
 		}
 	}
 	if err := chromedp.Do(ctx,
-		chromedp.Navigate(ts.URL+"/"+name+"/"),
+		chromedp.Navigate(ts.URL+"/embed/"+name+"/"),
 		chromedp.ScrollIntoView(chromedp.CSS(p.root())),
 		chromedp.WaitVisible(chromedp.CSS(p.root()+`[data-hydrated="true"]`)),
 	); err != nil {
@@ -230,7 +193,7 @@ func camel(s string) string {
 }
 
 func TestBrowserWidgets(t *testing.T) {
-	ts := serveSite(t, buildWidgetSite(t))
+	ts := serveSite(t, builtSite(t))
 
 	// With JavaScript off every widget shows the run of its parameters,
 	// already played, with its figures; the controls, which could not
@@ -252,7 +215,7 @@ func TestBrowserWidgets(t *testing.T) {
 			"ordering": {"plan": "starter"},
 		} {
 			p := &wpage{t: t, ctx: ctx, name: name}
-			p.do(chromedp.Navigate(ts.URL+"/"+name+"/"), chromedp.WaitVisible(chromedp.CSS(p.root()+" .w-outcome")))
+			p.do(chromedp.Navigate(ts.URL+"/embed/"+name+"/"), chromedp.WaitVisible(chromedp.CSS(p.root()+" .w-outcome")))
 			for k, v := range figs {
 				if got := p.figure(k); got != v {
 					t.Errorf("%s without JavaScript: data-%s = %q, want %q", name, k, got, v)
@@ -422,12 +385,9 @@ func TestBrowserWidgets(t *testing.T) {
 		if err := chromedp.Do(ctx, chromedp.EmulateViewport(360, 740, chromedp.EmulateMobile, chromedp.EmulateScale(2))); err != nil {
 			t.Fatal(err)
 		}
-		for name := range widgetPages() {
-			if name == "index" {
-				continue
-			}
+		for _, name := range widget.Names() {
 			p := &wpage{t: t, ctx: ctx, name: name}
-			p.do(chromedp.Navigate(ts.URL+"/"+name+"/"), chromedp.WaitVisible(chromedp.CSS(p.root()+" .w-outcome")))
+			p.do(chromedp.Navigate(ts.URL+"/embed/"+name+"/"), chromedp.WaitVisible(chromedp.CSS(p.root()+" .w-outcome")))
 			if w := evalT[int](t, ctx, `document.documentElement.scrollWidth`); w > 360 {
 				t.Errorf("%s: the page is %d px wide on a 360 px phone", name, w)
 			}

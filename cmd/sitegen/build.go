@@ -62,6 +62,7 @@ type buildStats struct {
 	Reused     int   // siblings taken from the previous build
 	Wasm       struct{ Raw, Gzip, Brotli int64 }
 	Took       time.Duration
+	Warning    string // something to tell, though the build succeeded
 }
 
 // String is the one-line summary a build prints.
@@ -70,9 +71,13 @@ func (s buildStats) String() string {
 	if s.Wasm.Brotli == 0 {
 		br = "no brotli (quick)"
 	}
-	return fmt.Sprintf("%d pages, %d assets, %s (+%s .br/.gz, %d reused); wasm %s, %s gzip, %s; %.2fs",
+	line := fmt.Sprintf("%d pages, %d assets, %s (+%s .br/.gz, %d reused); wasm %s, %s gzip, %s; %.2fs",
 		s.Pages, s.Assets, size(s.Bytes), size(s.Compressed), s.Reused,
 		size(s.Wasm.Raw), size(s.Wasm.Gzip), br, s.Took.Seconds())
+	if s.Warning != "" {
+		line += "\nwarning: " + s.Warning
+	}
+	return line
 }
 
 func size(n int64) string {
@@ -189,8 +194,11 @@ func build(ctx context.Context, cfg buildConfig) (stats buildStats, err error) {
 		return stats, fmt.Errorf("moving the new site into %s: %w", out, err)
 	}
 	if old != "" {
+		// The new site is live: failing to tidy the old one away is not a
+		// failed build (serve would say the previous site is still
+		// served, which is no longer true), only worth a word.
 		if err := os.RemoveAll(old); err != nil {
-			return stats, fmt.Errorf("the site is in place, but the previous one is left at %s: %w", old, err)
+			stats.Warning = fmt.Sprintf("the previous site is left at %s: %v", old, err)
 		}
 	}
 	stats.Took = time.Since(start)

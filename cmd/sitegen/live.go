@@ -210,15 +210,16 @@ var watchDirs = []string{"content", "site", "engine", "wasm", filepath.Join("cmd
 // watchRootFiles are the files at the module root that matter.
 var watchRootFiles = map[string]bool{"netlify.toml": true, "go.mod": true, "go.sum": true}
 
-// debounce is how long the tree must stay quiet before a rebuild: an
+// defaultDebounce is how long the tree must stay quiet before a rebuild: an
 // editor's save is often several events (write, chmod, rename) within a few
 // milliseconds, and `git checkout` many more; 150 ms gathers them and still
 // feels immediate.
-const debounce = 150 * time.Millisecond
+const defaultDebounce = 150 * time.Millisecond
 
 // watcher calls onChange, never twice at once, with the files changed under
 // root once changes have settled for debounce.
 type watcher struct {
+	debounce time.Duration // quiet time before onChange; defaultDebounce
 	root     string
 	fsw      *fsnotify.Watcher
 	log      io.Writer
@@ -230,7 +231,7 @@ func newWatcher(root string, log io.Writer, onChange func(context.Context, []str
 	if err != nil {
 		return nil, err
 	}
-	w := &watcher{root: root, fsw: fsw, log: log, onChange: onChange}
+	w := &watcher{debounce: defaultDebounce, root: root, fsw: fsw, log: log, onChange: onChange}
 	if err := fsw.Add(root); err != nil {
 		fsw.Close()
 		return nil, err
@@ -328,7 +329,7 @@ func (w *watcher) run(ctx context.Context) {
 			}
 			changed[ev.Name] = true
 			settled = false
-			timer.Reset(debounce)
+			timer.Reset(w.debounce)
 		case err, ok := <-w.fsw.Errors:
 			if !ok {
 				return

@@ -170,6 +170,9 @@ func TestWatcher(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A longer quiet time than serve's: on a busy machine a pause between
+	// two writes of one burst must not split it in two.
+	w.debounce = time.Second
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { w.run(ctx); close(done) }()
@@ -215,7 +218,7 @@ func TestWatcher(t *testing.T) {
 	}
 
 	// Quiet: no further calls.
-	time.Sleep(3 * debounce)
+	time.Sleep(3 * w.debounce)
 	mu.Lock()
 	defer mu.Unlock()
 	if len(calls) != 3 {

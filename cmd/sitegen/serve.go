@@ -68,6 +68,12 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 
 	name := path.Clean(p)
+	// path.Clean keeps a backslash, which is a separator on Windows: only a
+	// name local to the site may be opened (as http.Dir does).
+	if rel := strings.TrimPrefix(name, "/"); rel != "" && !filepath.IsLocal(filepath.FromSlash(rel)) {
+		s.serveFile(w, r, filepath.Join(s.dir, "404.html"), http.StatusNotFound)
+		return
+	}
 	file := filepath.Join(s.dir, filepath.FromSlash(name))
 	info, err := os.Stat(file)
 	if err == nil && info.IsDir() {
