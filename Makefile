@@ -33,6 +33,9 @@ lint:
 	@heavy=$$(GOOS=js GOARCH=wasm $(GO) list -deps ./wasm/ | grep -xE 'fmt|html/template|text/template|encoding/json|net/http|net/url|reflect' || true); \
 	  if [ -n "$$heavy" ]; then echo "wasm/ must not import: $$heavy"; exit 1; fi
 
+# The tests need what deps installs, also under make -j.
+test-go test-wasm: | deps
+
 test-go:
 	$(GO) test -count=1 ./...
 

@@ -43,6 +43,15 @@ if [ ${#need[@]} -gt 0 ]; then
   done
 fi
 
+# wrangler 4 needs Node.js 20 or later. Debian 13 ships 20; Debian 12's own
+# nodejs is 18, and this script reaches no other source of Node: say so
+# plainly rather than fail later inside wrangler.
+node_major=$(node -p 'process.versions.node.split(".")[0]')
+if [ "$node_major" -lt 20 ]; then
+  echo "install-deps: Node.js $(node --version) is too old for wrangler 4 (the worker's test): it needs 20 or later, as Debian 13 ships" >&2
+  exit 1
+fi
+
 # wrangler, at the version package-lock.json pins, unless it is there.
 want=$(sed -n 's/.*"wrangler": "\([0-9.]*\)".*/\1/p' build/worker/package.json)
 have=$(sed -n 's/^  "version": "\([0-9.]*\)".*/\1/p' build/worker/node_modules/wrangler/package.json 2>/dev/null || true)
