@@ -38,10 +38,7 @@ func (b *bench) measureModule(ctx context.Context, site string, siteErr error) {
 	var mod, floor sizes
 	modErr := siteErr
 	if modErr == nil {
-		var data []byte
-		if data, modErr = siteModule(site); modErr == nil {
-			mod, modErr = compressedSizes(data)
-		}
+		mod, modErr = siteModuleSizes(site)
 	}
 	hello, floorErr := buildHello(ctx, b.root, b.tmp)
 	if floorErr == nil {

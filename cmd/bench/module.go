@@ -57,14 +57,27 @@ func buildHello(ctx context.Context, root, dir string) ([]byte, error) {
 	return os.ReadFile(file)
 }
 
-// siteModule reads the module of a built site: static/retrylab.HASH.wasm.
-func siteModule(site string) ([]byte, error) {
+// siteModuleSizes are the sizes of the module the site serves: the build
+// wrote its gzip -9 and brotli 11 siblings, the files readers download, so
+// they are read rather than compressed again (brotli 11 takes seconds). A
+// sibling missing (a quick build) is made here the same way.
+func siteModuleSizes(site string) (sizes, error) {
 	files, err := filepath.Glob(filepath.Join(site, "static", "retrylab.*.wasm"))
 	if err != nil {
-		return nil, err
+		return sizes{}, err
 	}
 	if len(files) != 1 {
-		return nil, fmt.Errorf("%s/static: %d files retrylab.*.wasm, want 1", site, len(files))
+		return sizes{}, fmt.Errorf("%s/static: %d files retrylab.*.wasm, want 1", site, len(files))
 	}
-	return os.ReadFile(files[0])
+	raw, errRaw := os.Stat(files[0])
+	gz, errGz := os.Stat(files[0] + ".gz")
+	br, errBr := os.Stat(files[0] + ".br")
+	if errRaw == nil && errGz == nil && errBr == nil {
+		return sizes{Raw: raw.Size(), Gzip: gz.Size(), Brotli: br.Size()}, nil
+	}
+	data, err := os.ReadFile(files[0])
+	if err != nil {
+		return sizes{}, err
+	}
+	return compressedSizes(data)
 }
