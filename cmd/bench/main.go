@@ -30,7 +30,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -42,6 +41,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/retrylab/retrylab/internal/gotool"
 )
 
 func main() {
@@ -279,24 +280,9 @@ func (b *bench) headings(chromium string) map[string]string {
 	}
 }
 
-// moduleRoot walks up from the working directory to the folder holding
-// go.mod.
-func moduleRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.mod in the working directory or above it: run the bench inside the module")
-		}
-		dir = parent
-	}
-}
+// moduleRoot is the folder holding go.mod, found from the working
+// directory.
+func moduleRoot() (string, error) { return gotool.ModuleRoot() }
 
 // commit names the checked-out commit, with "+local changes" when the work
 // tree differs from it; "" outside git.

@@ -6,11 +6,11 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 
 	"github.com/andybalholm/brotli"
+
+	"github.com/retrylab/retrylab/internal/gotool"
 )
 
 // sizes are a WebAssembly module's bytes as built and as served.
@@ -48,11 +48,8 @@ func compressedSizes(data []byte) (sizes, error) {
 // -ldflags="-s -w"), and returns its bytes.
 func buildHello(ctx context.Context, root, dir string) ([]byte, error) {
 	file := filepath.Join(dir, "hello.wasm")
-	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags=-s -w", "-o", file, "./bench/hello")
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("GOOS=js GOARCH=wasm go build ./bench/hello: %v\n%s", err, strings.TrimSpace(string(out)))
+	if err := gotool.BuildWasm(ctx, root, "./bench/hello", file); err != nil {
+		return nil, err
 	}
 	return os.ReadFile(file)
 }

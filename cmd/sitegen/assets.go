@@ -20,6 +20,8 @@ import (
 	"sync"
 
 	"github.com/andybalholm/brotli"
+
+	"github.com/retrylab/retrylab/internal/gotool"
 )
 
 // staticDir is where hashed assets live in the output, and their URL prefix.
@@ -122,27 +124,10 @@ func goTool() (string, error) {
 	return gobin, nil
 }
 
-// buildWasm compiles the package ./wasm of the module at root for
-// GOOS=js GOARCH=wasm into file, stripped (-s -w drops the symbol table and
-// DWARF: 2% of the module, 2,913,942 bytes to 2,855,568 when measured) and
-// without local paths (-trimpath).
+// buildWasm compiles the package ./wasm of the module at root into file,
+// with the flags of every module the site ships.
 func buildWasm(ctx context.Context, root, file string) error {
-	gobin, err := goTool()
-	if err != nil {
-		return err
-	}
-	cmd := exec.CommandContext(ctx, gobin, "build", "-trimpath", "-ldflags=-s -w", "-o", file, "./wasm")
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		return fmt.Errorf("GOOS=js GOARCH=wasm go build ./wasm: %v\n%s", err, strings.TrimSpace(out.String()))
-	}
-	return nil
+	return gotool.BuildWasm(ctx, root, "./wasm", file)
 }
 
 // wasmExec reads the wasm_exec.js of the go toolchain that builds the

@@ -22,6 +22,8 @@ import (
 	"os/signal"
 	"path/filepath"
 	"syscall"
+
+	"github.com/retrylab/retrylab/internal/gotool"
 )
 
 const usage = `usage:
@@ -102,21 +104,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return 2
 }
 
-// moduleRoot walks up from the working directory to the folder holding
-// go.mod.
-func moduleRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.mod in the working directory or above it: run sitegen inside the module")
-		}
-		dir = parent
-	}
-}
+// moduleRoot is the folder holding go.mod, found from the working
+// directory.
+func moduleRoot() (string, error) { return gotool.ModuleRoot() }
