@@ -73,6 +73,15 @@ func TestRenderIsCSPSafeAndLabelled(t *testing.T) {
 		if loc := styleRE.FindStringIndex(html); loc != nil {
 			t.Errorf("%s: a style attribute: %s", w.Name, html[loc[0]:min(len(html), loc[1]+40)])
 		}
+		// The page draws every step of a replay with Output too.
+		_, run := runAt(t, w, nil, 0)
+		for step := 0; step < run.Steps(); step++ {
+			var h HTML
+			run.Output(&h, step)
+			if loc := styleRE.FindStringIndex(h.String()); loc != nil {
+				t.Errorf("%s at step %d: a style attribute: %s", w.Name, step, h.String()[loc[0]:min(h.Len(), loc[1]+40)])
+			}
+		}
 		seen := map[string]bool{}
 		for _, m := range idRE.FindAllStringSubmatch(html, -1) {
 			if seen[m[1]] {
