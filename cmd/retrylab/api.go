@@ -35,7 +35,7 @@ func apiFlags(fs *flag.FlagSet) *apiConfig {
 	fs.StringVar(&c.addr, "addr", "localhost:8787", "`host:port` to listen on")
 	fs.StringVar(&c.db, "db", "retrylab.db", "where keys and payments are kept: a SQLite `file`, a postgres:// URL, or memory")
 	fs.DurationVar(&c.lease, "lease", idem.DefaultLease, "how long a claim on a key holds before a retry may take it over")
-	fs.DurationVar(&c.ttl, "ttl", idem.DefaultTTL, "how long a key is remembered; after that the same key is a new request")
+	fs.DurationVar(&c.ttl, "ttl", idem.DefaultTTL, "how long a key is remembered after its request finished; after that the same key is a new request (at least 2 leases)")
 	return c
 }
 
@@ -59,8 +59,8 @@ func runAPI(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "retrylab api: unexpected argument %q\n", fs.Arg(0))
 		return exitUsage
 	}
-	if cfg.lease <= 0 || cfg.ttl <= 0 {
-		fmt.Fprintln(stderr, "retrylab api: --lease and --ttl must be positive")
+	if err := idem.CheckWindows(cfg.lease, cfg.ttl); err != nil {
+		fmt.Fprintf(stderr, "retrylab api: --lease %v --ttl %v: %v\n", cfg.lease, cfg.ttl, err)
 		return exitUsage
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

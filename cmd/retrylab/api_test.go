@@ -178,6 +178,14 @@ func TestAPIAndLoadUsage(t *testing.T) {
 			t.Errorf("retrylab %v: exit %d, stderr %q; want a usage error", args, code, errs)
 		}
 	}
+	// A TTL shorter than two leases is refused before anything starts,
+	// with the reason.
+	for _, args := range [][]string{{"--ttl", "5s", "--lease", "1m"}, {"--lease", "5s", "--ttl", "8s"}} {
+		code, _, errs := cli(append([]string{"api", "--db", "memory", "--addr", "127.0.0.1:0"}, args...)...)
+		if code != exitUsage || !strings.Contains(errs, "at least 2 leases") {
+			t.Errorf("retrylab api %v: exit %d, stderr %q; want exit 2 saying the TTL must be at least 2 leases", args, code, errs)
+		}
+	}
 	if code, _, errs := cli("api", "--db", filepath.Join(t.TempDir(), "no", "such", "dir", "x.db"), "--addr", "127.0.0.1:0"); code != exitFail || !strings.Contains(errs, "SQLite") {
 		t.Errorf("unopenable database: exit %d, %q", code, errs)
 	}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"mime"
 	"net/http"
 	"strconv"
 	"strings"
@@ -252,6 +253,42 @@ var index = jsonBody(struct {
 	Problems: problemCodes(),
 })
 
+// storeFullRetryAfter is the Retry-After, in seconds, of a 503 from a
+// full key store: a minute, in which some keys usually expire.
+const storeFullRetryAfter = 60
+
+// jsonType reports whether a request's Content-Type may carry the JSON of
+// a payment: none at all, application/json, or a JSON type such as
+// application/merge-patch+json, with any parameters (charset=utf-8).
+func jsonType(ct string) bool {
+	if ct == "" {
+		return true
+	}
+	mt, _, err := mime.ParseMediaType(ct)
+	return err == nil && (mt == "application/json" || strings.HasPrefix(mt, "application/") && strings.HasSuffix(mt, "+json"))
+}
+
+// Sleeper is a Clock that can also wait: the handler's slow=MS waits on
+// it, so that a test's manual clock decides when a slow request goes on.
+type Sleeper interface {
+	Sleep(ctx context.Context, d time.Duration) error
+}
+
+// sleep waits d on the handler's clock, or until ctx is done.
+func (h *Handler) sleep(ctx context.Context, d time.Duration) error {
+	if s, ok := h.clock().(Sleeper); ok {
+		return s.Sleep(ctx, d)
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
 // clock returns the handler's clock.
 func (h *Handler) clock() idem.Clock {
 	if h.Clock != nil {
@@ -288,6 +325,9 @@ func (h *Handler) createPayment(r *http.Request, e *Entry) (a answer) {
 		return probInvalidKey.answer(strings.TrimPrefix(strings.TrimPrefix(err.Error(), "idem: "), "idemhttp: "))
 	}
 	e.Key = key
+	if ct := r.Header.Get("Content-Type"); !jsonType(ct) {
+		return probUnsupportedType.answer("Content-Type is " + short(ct) + "; send the body as application/json (curl: -H 'Content-Type: application/json')")
+	}
 	if r.ContentLength > MaxBody {
 		return probTooLarge.answer("Content-Length is " + strconv.FormatInt(r.ContentLength, 10) + " bytes; the limit is " + strconv.Itoa(MaxBody))
 	}
@@ -320,7 +360,7 @@ func (h *Handler) createPayment(r *http.Request, e *Entry) (a answer) {
 				crashed = true
 			}
 		}()
-		resp, err = keeper.Do(ctx, account, key, body, func(ctx context.Context, c *idem.Claim) (int, []byte, error) {
+		resp, err = keeper.Do(ctx, account, key, req.Canonical(), func(ctx context.Context, c *idem.Claim) (int, []byte, error) {
 			var werr error
 			worked, werr = h.pay(ctx, c, req, faults)
 			return worked.status, worked.body, werr
@@ -336,6 +376,9 @@ func (h *Handler) createPayment(r *http.Request, e *Entry) (a answer) {
 	switch {
 	case errors.Is(err, idem.ErrNothingHappened):
 		a = worked // resp.Outcome is Released
+	case errors.Is(err, idem.ErrFull):
+		a = probStoreFull.answer("the key store holds as many keys as it may; nothing was charged")
+		a.retryAfter = storeFullRetryAfter
 	case errors.Is(err, idem.ErrNotHeld):
 		a = probKeyInUse.answer("this request's claim on the key was taken over by a retry while it ran; retry to get that one's answer")
 		a.retryAfter = idem.RetryAfter
@@ -401,9 +444,11 @@ func (h *Handler) pay(ctx context.Context, c *idem.Claim, req PaymentRequest, f 
 		}
 	}
 	payment := Payment{ID: payID, Account: c.Account(), Amount: req.Amount, Currency: req.Currency,
-		Status: PaymentSucceeded, Key: c.Key(), Created: c.Created()}
+		Status: PaymentSucceeded, Key: c.Key(), Created: c.Created(), Fence: c.Fence()}
 	if f.Slow > 0 {
-		time.Sleep(f.Slow)
+		if err := h.sleep(ctx, f.Slow); err != nil {
+			return probInternal.answer("stopped while slowed: " + err.Error()), err
+		}
 	}
 	if chargeID == "" {
 		if f.Decline {
@@ -417,7 +462,12 @@ func (h *Handler) pay(ctx context.Context, c *idem.Claim, req PaymentRequest, f 
 			return answer{status: probDeclined.status, body: body}, nil
 		}
 		ch, _, err := h.Store.Charge(ctx, Charge{ID: newID("ch_"), Account: c.Account(), PaymentID: payID,
-			Amount: req.Amount, Currency: req.Currency, Key: c.Key(), Created: h.clock().Now()})
+			Amount: req.Amount, Currency: req.Currency, Key: c.Key(), Created: h.clock().Now(), Fence: c.Fence()})
+		if errors.Is(err, idem.ErrNotHeld) {
+			// A retry took the key over while this request was slow: it
+			// charges, not this one.
+			return probInternal.answer("lost the key to a retry"), err
+		}
 		if err != nil {
 			// Whether the charge was taken is unknown: the failure is saved,
 			// as Stripe saves its 500s.
@@ -476,16 +526,20 @@ const (
 )
 
 func (h *Handler) listCharges(r *http.Request, account string) answer {
-	limit := defaultChargeLimit
-	if s := r.URL.Query().Get("limit"); s != "" {
+	q := r.URL.Query()
+	page := Page{Limit: defaultChargeLimit, StartingAfter: q.Get("starting_after")}
+	if s := q.Get("limit"); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 1 || n > maxChargeLimit {
-			return probInvalidRequest.answer("limit=" + s + ": want a whole number from 1 to " + strconv.Itoa(maxChargeLimit))
+			return probInvalidRequest.answer("limit=" + short(s) + ": want a whole number from 1 to " + strconv.Itoa(maxChargeLimit))
 		}
-		limit = n
+		page.Limit = n
 	}
-	charges, total, err := h.Store.Charges(r.Context(), account, limit)
-	if err != nil {
+	charges, hasMore, total, err := h.Store.Charges(r.Context(), account, page)
+	switch {
+	case errors.Is(err, ErrNoSuchCharge):
+		return probInvalidRequest.answer("starting_after=" + short(page.StartingAfter) + ": no such charge in this account")
+	case err != nil:
 		return probInternal.answer("reading the charges failed: " + err.Error())
 	}
 	type chargeDoc struct {
@@ -503,7 +557,7 @@ func (h *Handler) listCharges(r *http.Request, account string) answer {
 		Count   int         `json:"count"`
 		HasMore bool        `json:"has_more"`
 		Data    []chargeDoc `json:"data"`
-	}{Object: "list", Account: account, Count: total, HasMore: total > len(charges), Data: []chargeDoc{}}
+	}{Object: "list", Account: account, Count: total, HasMore: hasMore, Data: []chargeDoc{}}
 	for _, c := range charges {
 		doc.Data = append(doc.Data, chargeDoc{c.ID, "charge", c.Amount, c.Currency, c.PaymentID, c.Key, c.Created.Unix()})
 	}
