@@ -391,8 +391,8 @@ func TestRetryAfterIsTheLeaseLeft(t *testing.T) {
 		{time.Minute, 60},
 		{54800 * time.Millisecond, 55}, // rounded up
 		{time.Millisecond, 1},
-		{0, 1},                 // lapsed: a takeover is possible now
-		{-time.Hour, 1},        // long lapsed
+		{0, 1},          // lapsed: a takeover is possible now
+		{-time.Hour, 1}, // long lapsed
 		{1500 * time.Millisecond, 2},
 	} {
 		if got := retryAfter(now, now.Add(tc.left)); got != tc.want {
@@ -442,7 +442,7 @@ func TestMemoryStoreIsBounded(t *testing.T) {
 	k1, _ := claimAt("k1", t0)
 	done(k1, t0, time.Minute) // expires at t0+1m
 	k2, _ := claimAt("k2", t0)
-	done(k2, t0, 2*time.Minute) // expires at t0+2m
+	done(k2, t0, 2*time.Minute)                  // expires at t0+2m
 	if _, err := claimAt("k3", t0); err != nil { // stays in flight
 		t.Fatal(err)
 	}
