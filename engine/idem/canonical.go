@@ -169,8 +169,8 @@ func (p *parser) enter() error {
 // member is one "key":value pair of an object, as written to out.
 type member struct {
 	k0, k1     int // the decoded key is p.keys[k0:k1]
-	offset     int    // of the key in the input
-	start, end int    // span in out, without the separating comma
+	offset     int // of the key in the input
+	start, end int // span in out, without the separating comma
 }
 
 func (p *parser) object() error {
