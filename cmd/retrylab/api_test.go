@@ -37,12 +37,17 @@ func (s *syncBuffer) String() string {
 // URL, its output, and a stop function that returns its exit status.
 func startAPI(t *testing.T, db string) (base string, stdout, stderr *syncBuffer, stop func() int) {
 	t.Helper()
+	return startAPIWith(t, apiConfig{addr: "127.0.0.1:0", db: db, lease: time.Minute, ttl: 24 * time.Hour})
+}
+
+func startAPIWith(t *testing.T, cfg apiConfig) (base string, stdout, stderr *syncBuffer, stop func() int) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	stdout, stderr = &syncBuffer{}, &syncBuffer{}
 	ready := make(chan string, 1)
 	done := make(chan int, 1)
 	go func() {
-		done <- serveAPI(ctx, apiConfig{addr: "127.0.0.1:0", db: db, lease: time.Minute, ttl: 24 * time.Hour}, stdout, stderr, ready)
+		done <- serveAPI(ctx, cfg, stdout, stderr, ready)
 	}()
 	select {
 	case base = <-ready:
