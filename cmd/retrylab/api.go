@@ -178,6 +178,7 @@ func serveAPI(ctx context.Context, cfg apiConfig, stdout, stderr io.Writer, read
 	fmt.Fprintf(stdout, "  curl -i %s/v1/payments \\\n", base)
 	fmt.Fprintf(stdout, "    -H 'Authorization: Bearer sk_test_mine' \\\n")
 	fmt.Fprintf(stdout, "    -H 'Idempotency-Key: order-1001' \\\n")
+	fmt.Fprintf(stdout, "    -H 'Content-Type: application/json' \\\n")
 	fmt.Fprintf(stdout, "    -d '{\"amount\": 2500, \"currency\": \"usd\"}'\n\n")
 	fmt.Fprintf(stdout, "See the card's charges:\n\n  curl %s/v1/charges -H 'Authorization: Bearer sk_test_mine'\n\n", base)
 	fmt.Fprintf(stdout, "Lose things on purpose with -H 'Retrylab-Fault: %s'.\n", idemhttp.FaultNames)

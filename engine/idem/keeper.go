@@ -13,13 +13,16 @@ const (
 	// retry later than that runs as a new request.
 	DefaultTTL = 24 * time.Hour
 	// DefaultLease is how long a claimant may work before its claim is
-	// presumed crashed and may be taken over. The slowest legitimate
-	// payment is 15 s: a card network call given up after 10 s (what
-	// payment clients commonly allow one attempt) plus 5 store statements
-	// of at most 1 s each under contention. Four times that, for a paused
-	// or swapping process and clock skew between servers of a few seconds,
-	// is 15 s × 4 = 60 s; it also outlasts what load balancers commonly
-	// give a request (30 to 60 s), so a live claimant is not overtaken.
+	// presumed crashed and may be taken over. What bounds the work is the
+	// server's own deadlines, not the client's nor a load balancer's
+	// (they give up on the connection; the server goes on): the slowest
+	// legitimate payment is 15 s, a processor call given up after 10 s
+	// plus 5 store statements of at most 1 s each. Four times that, for a
+	// paused or swapping process and clock skew between servers of a few
+	// seconds, is 15 s × 4 = 60 s. Work that could run longer would have
+	// to renew its lease as it goes; none here can. And should a lease be
+	// overrun all the same, the ledger's fence refuses the late
+	// claimant's charge.
 	DefaultLease = time.Minute
 	// MaxKeyLen is the longest key accepted, in bytes: 255, Stripe's limit,
 	// room enough for a UUID (36) or a prefixed ULID with context.
