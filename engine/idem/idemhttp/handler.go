@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/retrylab/retrylab/engine/idem"
@@ -45,6 +46,9 @@ type Handler struct {
 	Lease, TTL time.Duration
 	// Log, if set, is called once per request, after it was answered.
 	Log func(Entry)
+
+	muxOnce sync.Once
+	mux     *http.ServeMux
 }
 
 // Entry describes one handled request, for a log line.
@@ -181,26 +185,67 @@ func write(w http.ResponseWriter, a answer) {
 	w.Write(a.body)
 }
 
+// route answers r through the API's routes, http.ServeMux patterns. The
+// routes return their answer instead of writing it, so that ServeHTTP
+// writes (or drops) every answer, and logs it, in one place; where no
+// route matches, the mux's own 404 or 405 is turned into a problem.
 func (h *Handler) route(r *http.Request, e *Entry) answer {
-	p := r.URL.Path
+	h.muxOnce.Do(h.buildMux)
+	st := &routed{e: e}
+	var probe muxProbe
+	h.mux.ServeHTTP(&probe, r.WithContext(context.WithValue(r.Context(), routedKey{}, st)))
 	switch {
-	case p == "/" || p == "/v1" || p == "/v1/":
-		if r.Method != http.MethodGet {
-			return methodNotAllowed("GET")
-		}
-		return answer{status: http.StatusOK, body: index}
-	case p == "/v1/payments":
-		if r.Method != http.MethodPost {
-			return methodNotAllowed("POST")
-		}
-		return h.createPayment(r, e)
-	case strings.HasPrefix(p, "/v1/problems/"):
-		if r.Method != http.MethodGet {
-			return methodNotAllowed("GET")
-		}
-		pr, ok := problems[strings.TrimPrefix(p, "/v1/problems/")]
+	case st.done:
+		return st.a
+	case probe.status == http.StatusMethodNotAllowed:
+		return methodNotAllowed(probe.header.Get("Allow"))
+	}
+	return probNotFound.answer("no such path: " + r.URL.Path)
+}
+
+// routed carries a route's answer back to route.
+type routed struct {
+	e    *Entry
+	a    answer
+	done bool
+}
+
+type routedKey struct{}
+
+// muxProbe records what the mux itself answers when no route matches.
+type muxProbe struct {
+	header http.Header
+	status int
+}
+
+func (p *muxProbe) Header() http.Header {
+	if p.header == nil {
+		p.header = http.Header{}
+	}
+	return p.header
+}
+func (p *muxProbe) Write(b []byte) (int, error) { return len(b), nil }
+func (p *muxProbe) WriteHeader(status int)      { p.status = status }
+
+// buildMux registers the routes.
+func (h *Handler) buildMux() {
+	h.mux = http.NewServeMux()
+	handle := func(pattern string, f func(r *http.Request, e *Entry) answer) {
+		h.mux.HandleFunc(pattern, func(_ http.ResponseWriter, r *http.Request) {
+			st := r.Context().Value(routedKey{}).(*routed)
+			st.a, st.done = f(r, st.e), true
+		})
+	}
+	index := func(*http.Request, *Entry) answer { return answer{status: http.StatusOK, body: index} }
+	handle("GET /{$}", index)
+	handle("GET /v1", index)
+	handle("GET /v1/{$}", index)
+	handle("POST /v1/payments", h.createPayment)
+	handle("GET /v1/problems/{code}", func(r *http.Request, _ *Entry) answer {
+		code := r.PathValue("code")
+		pr, ok := problems[code]
 		if !ok {
-			return probNotFound.answer("no problem type " + strconv.Quote(strings.TrimPrefix(p, "/v1/problems/")))
+			return probNotFound.answer("no problem type " + short(code))
 		}
 		return answer{status: http.StatusOK, body: jsonBody(struct {
 			Type        string `json:"type"`
@@ -208,21 +253,24 @@ func (h *Handler) route(r *http.Request, e *Entry) answer {
 			Status      int    `json:"status"`
 			Description string `json:"description"`
 		}{pr.typeURI(), pr.title, pr.status, pr.about})}
-	case strings.HasPrefix(p, "/v1/payments/"), p == "/v1/charges":
-		if r.Method != http.MethodGet {
-			return methodNotAllowed("GET")
-		}
+	})
+	handle("GET /v1/payments/{id}", h.authorized(func(r *http.Request, account string) answer {
+		return h.getPayment(r, account, r.PathValue("id"))
+	}))
+	handle("GET /v1/charges", h.authorized(h.listCharges))
+}
+
+// authorized runs f with the account of the request's bearer token, or
+// answers 401.
+func (h *Handler) authorized(f func(r *http.Request, account string) answer) func(*http.Request, *Entry) answer {
+	return func(r *http.Request, e *Entry) answer {
 		account, err := AccountOf(r.Header.Get("Authorization"))
 		if err != nil {
 			return probUnauthorized.answer(err.Error())
 		}
 		e.Account = account
-		if p == "/v1/charges" {
-			return h.listCharges(r, account)
-		}
-		return h.getPayment(r, account, strings.TrimPrefix(p, "/v1/payments/"))
+		return f(r, account)
 	}
-	return probNotFound.answer("no such path: " + p)
 }
 
 func methodNotAllowed(allow string) answer {
@@ -410,47 +458,69 @@ func (h *Handler) createPayment(r *http.Request, e *Entry) (a answer) {
 	return a
 }
 
-// Recovery points of a payment's work, recorded with Checkpoint:
+// progress is where a payment's work got to: its recovery point, kept in
+// the key store as text (Record.RecoveryPoint) so that a takeover resumes
+// after the last step finished:
 //
-//	"payment PAY"        the payment's id is chosen; nothing charged yet, unless by a crashed claimant
+//	""                   nothing done yet
+//	"payment PAY"        the payment's id is chosen; nothing charged yet,
+//	                     unless by a claimant that died before recording it
 //	"charged PAY CH"     charge CH was taken for payment PAY
 //
-// A takeover resumes from the last one: it charges again only through
-// Ledger.Charge, which takes at most one charge per payment id.
-const (
-	pointPayment = "payment"
-	pointCharged = "charged"
-)
+// A takeover charges again only through Ledger.Charge, which takes at
+// most one charge per payment id.
+type progress struct {
+	payment string // "" until chosen
+	charge  string // "" until charged
+}
+
+// parseProgress reads a recovery point; one it cannot read counts as
+// nothing done, which is safe only because it is never written.
+func parseProgress(point string) progress {
+	f := strings.Fields(point)
+	switch {
+	case len(f) == 2 && f[0] == "payment":
+		return progress{payment: f[1]}
+	case len(f) == 3 && f[0] == "charged":
+		return progress{payment: f[1], charge: f[2]}
+	}
+	return progress{}
+}
+
+// String is the recovery point to record.
+func (p progress) String() string {
+	switch {
+	case p.charge != "":
+		return "charged " + p.payment + " " + p.charge
+	case p.payment != "":
+		return "payment " + p.payment
+	}
+	return ""
+}
 
 // pay is the work of POST /v1/payments under a claimed key.
 func (h *Handler) pay(ctx context.Context, c *idem.Claim, req PaymentRequest, f Faults) (answer, error) {
-	var payID, chargeID string
-	if fields := strings.Fields(c.RecoveryPoint()); len(fields) >= 2 {
-		payID = fields[1]
-		if fields[0] == pointCharged && len(fields) == 3 {
-			chargeID = fields[2]
-		}
-	}
-	if payID == "" {
+	done := parseProgress(c.RecoveryPoint())
+	if done.payment == "" {
 		if f.Unavailable {
 			a := probUnavailable.answer("the card network refused the connection; nothing was charged and nothing saved")
 			a.retryAfter = idem.RetryAfter
 			return a, idem.NothingHappened(errors.New("card network unavailable"))
 		}
-		payID = newID("pay_")
-		if err := c.Checkpoint(ctx, pointPayment+" "+payID); err != nil {
+		done.payment = newID("pay_")
+		if err := c.Checkpoint(ctx, done.String()); err != nil {
 			// Nothing is charged yet: release the key for a clean retry.
 			return probInternal.answer("recording the payment's start failed: " + err.Error()), idem.NothingHappened(err)
 		}
 	}
-	payment := Payment{ID: payID, Account: c.Account(), Amount: req.Amount, Currency: req.Currency,
+	payment := Payment{ID: done.payment, Account: c.Account(), Amount: req.Amount, Currency: req.Currency,
 		Status: PaymentSucceeded, Key: c.Key(), Created: c.Created(), Fence: c.Fence()}
 	if f.Slow > 0 {
 		if err := h.sleep(ctx, f.Slow); err != nil {
 			return probInternal.answer("stopped while slowed: " + err.Error()), err
 		}
 	}
-	if chargeID == "" {
+	if done.charge == "" {
 		if f.Decline {
 			payment.Status = PaymentDeclined
 			p, err := h.Store.SavePayment(ctx, payment)
@@ -461,7 +531,7 @@ func (h *Handler) pay(ctx context.Context, c *idem.Claim, req PaymentRequest, f 
 				Detail: "the card network declined the charge of " + strconv.FormatInt(p.Amount, 10) + " " + p.Currency, Payment: p.ID})
 			return answer{status: probDeclined.status, body: body}, nil
 		}
-		ch, _, err := h.Store.Charge(ctx, Charge{ID: newID("ch_"), Account: c.Account(), PaymentID: payID,
+		ch, _, err := h.Store.Charge(ctx, Charge{ID: newID("ch_"), Account: c.Account(), PaymentID: done.payment,
 			Amount: req.Amount, Currency: req.Currency, Key: c.Key(), Created: h.clock().Now(), Fence: c.Fence()})
 		if errors.Is(err, idem.ErrNotHeld) {
 			// A retry took the key over while this request was slow: it
@@ -473,8 +543,8 @@ func (h *Handler) pay(ctx context.Context, c *idem.Claim, req PaymentRequest, f 
 			// as Stripe saves its 500s.
 			return probInternal.answer("charging the card failed: " + err.Error()), err
 		}
-		chargeID = ch.ID
-		if err := c.Checkpoint(ctx, pointCharged+" "+payID+" "+chargeID); errors.Is(err, idem.ErrNotHeld) {
+		done.charge = ch.ID
+		if err := c.Checkpoint(ctx, done.String()); errors.Is(err, idem.ErrNotHeld) {
 			return probInternal.answer("lost the key to a retry"), err
 		}
 		// Another failure to checkpoint costs nothing: a takeover would
@@ -483,7 +553,7 @@ func (h *Handler) pay(ctx context.Context, c *idem.Claim, req PaymentRequest, f 
 			panic(crash{})
 		}
 	}
-	payment.ChargeID = chargeID
+	payment.ChargeID = done.charge
 	p, err := h.Store.SavePayment(ctx, payment)
 	if err != nil {
 		return probInternal.answer("saving the payment failed after the charge: " + err.Error()), err
