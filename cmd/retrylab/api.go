@@ -19,6 +19,7 @@ import (
 	"github.com/retrylab/retrylab/engine/idem/idemhttp"
 	"github.com/retrylab/retrylab/engine/idem/sqlstore/postgres"
 	"github.com/retrylab/retrylab/engine/idem/sqlstore/sqlite"
+	"github.com/retrylab/retrylab/internal/cors"
 )
 
 // apiConfig is what `retrylab api` is told.
@@ -27,6 +28,7 @@ type apiConfig struct {
 	db    string // a SQLite file, a postgres:// URL, or "memory"
 	lease time.Duration
 	ttl   time.Duration
+	sites string // origins whose pages may call the API from a browser (CORS), comma-separated
 }
 
 // apiFlags declares `retrylab api`'s flags on fs.
@@ -36,6 +38,7 @@ func apiFlags(fs *flag.FlagSet) *apiConfig {
 	fs.StringVar(&c.db, "db", "retrylab.db", "where keys and payments are kept: a SQLite `file`, a postgres:// URL, or memory")
 	fs.DurationVar(&c.lease, "lease", idem.DefaultLease, "how long a claim on a key holds before a retry may take it over")
 	fs.DurationVar(&c.ttl, "ttl", idem.DefaultTTL, "how long a key is remembered; after that the same key is a new request")
+	fs.StringVar(&c.sites, "site-origins", "", "`origins` (comma-separated, such as https://retrylab.example) whose pages may call the API from a browser")
 	return c
 }
 
@@ -57,6 +60,10 @@ func runAPI(args []string, stdout, stderr io.Writer) int {
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "retrylab api: unexpected argument %q\n", fs.Arg(0))
+		return exitUsage
+	}
+	if _, err := cors.ParseOrigins(cfg.sites); err != nil {
+		fmt.Fprintf(stderr, "retrylab api: --site-origins: %v\n", err)
 		return exitUsage
 	}
 	if cfg.lease <= 0 || cfg.ttl <= 0 {
@@ -129,7 +136,8 @@ func serveAPI(ctx context.Context, cfg apiConfig, stdout, stderr io.Writer, read
 	// Timeouts: headers within 10 s; a whole request, slow=10000 fault
 	// included, within 10 s of work plus 20 s to send it and read the
 	// answer.
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, WriteTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute}
+	sites, _ := cors.ParseOrigins(cfg.sites) // checked by runAPI
+	srv := &http.Server{Handler: cors.Allow(h, sites), ReadHeaderTimeout: 10 * time.Second, WriteTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 
