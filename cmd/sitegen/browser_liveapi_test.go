@@ -63,7 +63,12 @@ func TestBrowserLiveAPIPanel(t *testing.T) {
 		return evalT[string](t, ctx, `document.querySelector('`+liveRoot+` [data-region=ledger]').dataset.charges`)
 	}
 
-	wait(liveRoot + `[data-reachable="true"]`)
+	// The page asks nothing of the API until the reader reaches for the
+	// panel.
+	wait(liveRoot + `[data-live-ready]`)
+	if r := evalT[string](t, ctx, `document.querySelector('`+liveRoot+`').dataset.reachable || "not asked"`); r != "not asked" {
+		t.Errorf("before any touch, reachable = %s", r)
+	}
 	// The token the page made is kept for the next visit.
 	if tok := evalT[string](t, ctx, `localStorage.getItem("retrylab.live.token") || ""`); !strings.HasPrefix(tok, "sk_test_") {
 		t.Fatalf("token in localStorage: %q", tok)
@@ -72,6 +77,7 @@ func TestBrowserLiveAPIPanel(t *testing.T) {
 	// Keys per intent, the answer lost, then Retry.
 	choose("per-intent", "lose-response")
 	click(`[data-action=send]`)
+	wait(liveRoot + `[data-reachable="true"]`)
 	wait(liveRoot + ` .live-exchange[data-kind=send]:not([data-state=waiting])`)
 	click(`[data-action=retry]`)
 	wait(liveRoot + ` [data-region=ledger][data-after="2"]`)
@@ -132,7 +138,8 @@ func TestBrowserLiveAPIPanel(t *testing.T) {
 }
 
 // With no API to reach (the site as deployed, without its API), the panel
-// says so, sends nothing, and shows the same requests as curl commands.
+// says so when Send is pressed, sends nothing, and shows the same requests
+// as curl commands.
 func TestBrowserLiveAPIUnreachable(t *testing.T) {
 	ts := serveSite(t, builtSite(t))
 	ctx := newBrowser(t)
@@ -142,7 +149,9 @@ func TestBrowserLiveAPIUnreachable(t *testing.T) {
 	}
 	wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	if err := chromedp.Do(wctx, chromedp.WaitReady(chromedp.CSS(liveRoot+`[data-reachable="false"]`))); err != nil {
+	if err := chromedp.Do(wctx, chromedp.WaitReady(chromedp.CSS(liveRoot+`[data-live-ready]`)),
+		chromedp.Click(chromedp.CSS(liveRoot+` [data-action=send]`)),
+		chromedp.WaitReady(chromedp.CSS(liveRoot+`[data-reachable="false"]`))); err != nil {
 		t.Fatalf("the panel never said the API is out of reach: %v", err)
 	}
 	got := evalT[[]string](t, ctx, `(() => { const r = document.querySelector('`+liveRoot+`');

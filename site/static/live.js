@@ -56,7 +56,6 @@
 
   function setup(root) {
     if (root.hasAttribute("data-live-ready")) return;
-    root.setAttribute("data-live-ready", "true");
     var form = root.querySelector("[data-region=controls]");
     var status = root.querySelector("[data-region=status]");
     var log = root.querySelector("[data-region=log]");
@@ -232,32 +231,59 @@
       reachable = true;
       root.setAttribute("data-reachable", "true");
       curl.open = false;
-      say("Connected to the sandbox API at " + api + ", as account " + tok + " (kept in this browser). " +
-        "Choose the keys and a fault, press Send, then Retry.");
-      var ctrls = form.querySelectorAll("input, select, button");
-      for (var i = 0; i < ctrls.length; i++) ctrls[i].disabled = false;
-      retry.disabled = true;
+      say("Connected to the sandbox API at " + api + ", as account " + tok + " (kept in this browser).");
       showCurl();
-      return refresh();
     }
 
+    // unreachable leaves the keys and the fault to choose, for the curl
+    // commands, and turns off what would send.
     function unreachable(why) {
       reachable = false;
       root.setAttribute("data-reachable", "false");
-      var ctrls = form.querySelectorAll("input, select, button");
-      for (var i = 0; i < ctrls.length; i++) ctrls[i].disabled = true;
+      send.disabled = retry.disabled = account.disabled = true;
       say("The sandbox API at " + api + " cannot be reached from this page (" + why + "), so nothing can be sent from here. " +
-        "The same requests with curl, against the API on your own machine:");
+        "The same requests with curl, against the API on your own machine (go run ./cmd/retrylab api):");
       curl.open = true;
       showCurl();
     }
 
+    // probe asks each candidate origin for the API's index in turn; the
+    // first that answers as the sandbox API is the one used.
+    function probe(i, why) {
+      if (i >= candidates.length) { unreachable(why); return Promise.resolve(false); }
+      var base = candidates[i];
+      say("Looking for the sandbox API at " + base + "…");
+      return fetch(base + "/v1/", { mode: "cors", credentials: "omit", cache: "no-store" })
+        .then(function (res) {
+          if (!res.ok) throw new Error("HTTP " + res.status);
+          return res.json();
+        })
+        .then(function (idx) {
+          if (!idx || !/retrylab/.test(idx.name || "")) throw new Error("not the sandbox API");
+          api = base;
+          connected();
+          return true;
+        }, function (err) {
+          return probe(i + 1, err && err.message ? err.message : String(err));
+        });
+    }
+
+    // The API is looked for when the reader first reaches for the panel,
+    // not when the page loads: a page that is only read sends nothing.
+    var found = null;
+    function ensure() {
+      if (!found) found = probe(0, "");
+      return found;
+    }
+    root.addEventListener("pointerdown", ensure, { passive: true });
+    root.addEventListener("focusin", ensure);
+
     form.addEventListener("submit", function (ev) {
       ev.preventDefault();
-      if (reachable) exchange(false);
+      ensure().then(function (ok) { if (ok) exchange(false); });
     });
     retry.addEventListener("click", function () {
-      if (reachable && intent) exchange(true);
+      ensure().then(function (ok) { if (ok && intent) exchange(true); });
     });
     account.addEventListener("click", function () {
       tok = token(true);
@@ -268,29 +294,17 @@
       retry.disabled = true;
       say("A new sandbox account: " + tok + ". Its card has no charges yet.");
       showCurl();
-      refresh();
+      ensure().then(function (ok) { if (ok) refresh(); });
     });
     form.addEventListener("change", function () { if (!session.length) showCurl(); });
 
-    // probe asks each candidate origin for the API's index in turn; the
-    // first that answers as the sandbox API is the one used.
-    function probe(i, why) {
-      if (i >= candidates.length) { unreachable(why); return; }
-      var base = candidates[i];
-      say("Looking for the sandbox API at " + base + "…");
-      fetch(base + "/v1/", { mode: "cors", credentials: "omit", cache: "no-store" })
-        .then(function (res) {
-          if (!res.ok) throw new Error("HTTP " + res.status);
-          return res.json();
-        })
-        .then(function (idx) {
-          if (!idx || !/retrylab/.test(idx.name || "")) throw new Error("not the sandbox API");
-          api = base;
-          return connected();
-        })
-        .catch(function (err) { probe(i + 1, err && err.message ? err.message : String(err)); });
-    }
-    probe(0, "");
+    var ctrls = form.querySelectorAll("input, select, button");
+    for (var i = 0; i < ctrls.length; i++) ctrls[i].disabled = false;
+    retry.disabled = true;
+    root.setAttribute("data-live-ready", "true");
+    say("Send calls the sandbox API from your browser, as sandbox account " + tok + " (kept in this browser). " +
+      "Choose the keys and a fault, press Send, then Retry.");
+    showCurl();
   }
 
   var roots = document.querySelectorAll('[data-widget="live"]');
