@@ -19,6 +19,7 @@ import (
 	"github.com/retrylab/retrylab/engine/idem/idemhttp"
 	"github.com/retrylab/retrylab/engine/idem/sqlstore/postgres"
 	"github.com/retrylab/retrylab/engine/idem/sqlstore/sqlite"
+	"github.com/retrylab/retrylab/internal/cors"
 	"golang.org/x/net/netutil"
 )
 
@@ -32,6 +33,7 @@ type apiConfig struct {
 	// shorter ones).
 	readHeader, read, write, idle time.Duration
 	maxConns                      int
+	sites                         string // origins whose pages may call the API from a browser (CORS), comma-separated
 }
 
 // The server's limits against slow and greedy clients.
@@ -65,6 +67,7 @@ func apiFlags(fs *flag.FlagSet) *apiConfig {
 	fs.StringVar(&c.db, "db", "retrylab.db", "where keys and payments are kept: a SQLite `file`, a postgres:// URL, or memory")
 	fs.DurationVar(&c.lease, "lease", idem.DefaultLease, "how long a claim on a key holds before a retry may take it over")
 	fs.DurationVar(&c.ttl, "ttl", idem.DefaultTTL, "how long a key is remembered after its request finished; after that the same key is a new request (at least 2 leases)")
+	fs.StringVar(&c.sites, "site-origins", "", "`origins` (comma-separated, such as https://retrylab.example) whose pages may call the API from a browser")
 	return c
 }
 
@@ -86,6 +89,10 @@ func runAPI(args []string, stdout, stderr io.Writer) int {
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "retrylab api: unexpected argument %q\n", fs.Arg(0))
+		return exitUsage
+	}
+	if _, err := cors.ParseOrigins(cfg.sites); err != nil {
+		fmt.Fprintf(stderr, "retrylab api: --site-origins: %v\n", err)
 		return exitUsage
 	}
 	if err := idem.CheckWindows(cfg.lease, cfg.ttl); err != nil {
@@ -167,7 +174,8 @@ func serveAPI(ctx context.Context, cfg apiConfig, stdout, stderr io.Writer, read
 		fmt.Fprintln(stderr, e.Time.Format("15:04:05.000"), e.String())
 		logMu.Unlock()
 	}}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: cfg.readHeader, ReadTimeout: cfg.read,
+	sites, _ := cors.ParseOrigins(cfg.sites) // checked by runAPI
+	srv := &http.Server{Handler: cors.Allow(h, sites), ReadHeaderTimeout: cfg.readHeader, ReadTimeout: cfg.read,
 		WriteTimeout: cfg.write, IdleTimeout: cfg.idle}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()

@@ -27,6 +27,7 @@ import (
 	"github.com/retrylab/retrylab/engine/idem"
 	"github.com/retrylab/retrylab/engine/idem/idemhttp"
 	"github.com/retrylab/retrylab/engine/idem/sqlstore"
+	"github.com/retrylab/retrylab/internal/cors"
 	"github.com/syumai/workers"
 	"github.com/syumai/workers/cloudflare"
 	"github.com/syumai/workers/cloudflare/d1"
@@ -47,7 +48,13 @@ func main() {
 		TTL:   ttl,
 		Log:   func(e idemhttp.Entry) { fmt.Println(e.String()) },
 	}
-	workers.Serve(h)
+	// The handbook's pages call the API from readers' browsers: CORS for
+	// the site origins in RETRYLAB_SITE_ORIGINS, and for no other.
+	sites, err := cors.ParseOrigins(cloudflare.Getenv("RETRYLAB_SITE_ORIGINS"))
+	if err != nil {
+		panic("retrylab worker: RETRYLAB_SITE_ORIGINS: " + err.Error())
+	}
+	workers.Serve(cors.Allow(h, sites))
 }
 
 // duration reads a Go duration from the worker's vars; def when unset.
