@@ -88,6 +88,7 @@
       var lines = ["curl -i " + base + "/v1/payments \\", "  -H " + quote("Authorization: Bearer " + tok) + " \\"];
       if (req.key) lines.push("  -H " + quote("Idempotency-Key: " + req.key) + " \\");
       if (req.fault) lines.push("  -H " + quote("Retrylab-Fault: " + req.fault) + " \\");
+      lines.push("  -H " + quote("Content-Type: application/json") + " \\");
       lines.push("  -d " + quote(BODY));
       return lines.join("\n");
     }
