@@ -254,12 +254,18 @@ func TestCanonicalIsLinearInDepth(t *testing.T) {
 		if string(got) != want {
 			t.Fatalf("depth %d: %.80s..., want %.80s...", depth, got, want)
 		}
+		if depth < 1000 {
+			continue // a small body's few fixed allocations say nothing of growth
+		}
+		const runs = 10
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
-		Canonical(body)
+		for range runs {
+			Canonical(body)
+		}
 		runtime.ReadMemStats(&after)
-		if perByte := float64(after.TotalAlloc-before.TotalAlloc) / float64(len(body)); perByte > 64 {
+		if perByte := float64(after.TotalAlloc-before.TotalAlloc) / runs / float64(len(body)); perByte > 64 {
 			t.Errorf("depth %d (%d bytes): %.1f bytes allocated per byte of body, want at most 64", depth, len(body), perByte)
 		}
 	}

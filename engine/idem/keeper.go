@@ -49,7 +49,7 @@ func CheckWindows(lease, ttl time.Duration) error {
 	switch {
 	case lease <= 0 || ttl <= 0:
 		return errors.New("the lease and the TTL must be positive")
-	case ttl < MinTTLLeases*lease:
+	case ttl/MinTTLLeases < lease: // not ttl < 2*lease, which overflows for a huge lease
 		return errors.New("the TTL (" + ttl.String() + ") must be at least " + strconv.Itoa(MinTTLLeases) +
 			" leases (" + (MinTTLLeases * lease).String() + "): a client told to wait out a crashed claim's lease, " +
 			"whose answer is then lost, comes back about a lease later and must still find the saved answer")

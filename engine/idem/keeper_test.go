@@ -68,7 +68,7 @@ func TestKeeperClaimsOnceAndReplays(t *testing.T) {
 	}
 	fp, _ := Fingerprint([]byte(body2500))
 	if rec.State != Done || rec.Status != 201 || rec.Fingerprint != fp || !rec.Created.Equal(t0) ||
-		!rec.ExpiresAt.Equal(t0.Add(24*time.Hour)) || rec.Fence != 1 {
+		!rec.ExpiresAt.Equal(t0.Add(24*time.Hour)) || rec.Fence != FreshFence(t0) {
 		t.Fatalf("record %+v", rec)
 	}
 }
@@ -192,8 +192,8 @@ func TestKeeperExpiry(t *testing.T) {
 	f.clock.Advance(time.Nanosecond)
 	expect(t, f.do(t, "acct_1", "k_1", body9900), Executed, 201, `{"id":"ch_2"}`)
 	rec, _, _ := f.store.Get(context.Background(), "acct_1", "k_1")
-	if !rec.Created.Equal(t0.Add(DefaultTTL)) || rec.Fence != 2 {
-		t.Fatalf("reclaimed record %+v, want Created at t0+24h and fence 2", rec)
+	if !rec.Created.Equal(t0.Add(DefaultTTL)) || rec.Fence != FreshFence(t0.Add(DefaultTTL)) {
+		t.Fatalf("reclaimed record %+v, want Created at t0+24h and a fresh fence", rec)
 	}
 
 	// A shorter TTL is honoured.
@@ -224,8 +224,8 @@ func TestKeeperLeaseTakeover(t *testing.T) {
 		t.Fatalf("first claimant's Do: err %v, want ErrNotHeld", err)
 	}
 	rec, _, _ := f.store.Get(context.Background(), "acct_1", "k_1")
-	if rec.Fence != 2 || string(rec.Body) != `{"id":"ch_1"}` || !rec.Created.Equal(t0) {
-		t.Fatalf("record %+v, want the takeover's answer, fence 2, created at t0", rec)
+	if rec.Fence <= FreshFence(t0) || string(rec.Body) != `{"id":"ch_1"}` || !rec.Created.Equal(t0) {
+		t.Fatalf("record %+v, want the takeover's answer, a greater fence, created at t0", rec)
 	}
 }
 
@@ -265,7 +265,7 @@ func TestMemoryStoreFencing(t *testing.T) {
 	s := NewMemoryStore()
 	rec, claimed, err := s.Claim(ctx, Record{Account: "a", Key: "k", Fingerprint: "f", Created: t0,
 		ExpiresAt: t0.Add(time.Hour), LockedUntil: t0.Add(time.Minute)})
-	if err != nil || !claimed || rec.Fence != 1 || rec.State != InFlight {
+	if err != nil || !claimed || rec.Fence != FreshFence(t0) || rec.State != InFlight {
 		t.Fatalf("Claim = %+v, %v, %v", rec, claimed, err)
 	}
 	stale := rec
@@ -353,7 +353,7 @@ func TestKeeperTakeoverResumesFromRecoveryPoint(t *testing.T) {
 		t.Fatalf("the overtaken claimant's Checkpoint: %v, want ErrNotHeld", err)
 	}
 	got, _, _ := f.store.Get(ctx, "acct_1", "k_1")
-	if got.State != Done || got.Fence != 2 || got.RecoveryPoint != "saved" || !got.Created.Equal(t0) {
+	if got.State != Done || got.Fence <= FreshFence(t0) || got.RecoveryPoint != "saved" || !got.Created.Equal(t0) {
 		t.Fatalf("record %+v", got)
 	}
 	// A fresh claim of another key resumes from nothing.
@@ -413,6 +413,8 @@ func TestCheckWindows(t *testing.T) {
 		{5 * time.Second, 8 * time.Second, false},
 		{0, time.Hour, false},
 		{time.Second, -time.Second, false},
+		{2_000_000 * time.Hour, time.Second, false}, // 2 leases would overflow
+		{time.Duration(1<<62) + 1, time.Duration(1<<63 - 1), false},
 	} {
 		if err := CheckWindows(tc.lease, tc.ttl); (err == nil) != tc.ok {
 			t.Errorf("CheckWindows(%v, %v) = %v, want ok %v", tc.lease, tc.ttl, err, tc.ok)
@@ -427,7 +429,11 @@ func TestMemoryStoreIsBounded(t *testing.T) {
 	m := NewMemoryStore()
 	m.SetMax(3)
 	var dropped []string
-	m.OnDrop(func(r Record) { dropped = append(dropped, r.Key) })
+	m.OnDrop(func(rs []Record) {
+		for _, r := range rs {
+			dropped = append(dropped, r.Key)
+		}
+	})
 	claimAt := func(key string, at time.Time) (Record, error) {
 		r, _, err := m.Claim(ctx, Record{Account: "a", Key: key, Fingerprint: "fp", Created: at,
 			ExpiresAt: at.Add(time.Hour), LockedUntil: at.Add(time.Minute)})
@@ -464,5 +470,29 @@ func TestMemoryStoreIsBounded(t *testing.T) {
 	}
 	if strings.Join(dropped, ",") != "k1,k2" {
 		t.Fatalf("dropped %v, want k1,k2 (never an in-flight record)", dropped)
+	}
+}
+
+// One account cannot fill the store: past its share (a tenth of the
+// bound) its new keys are refused, and another account's still go in.
+func TestMemoryStoreAccountShare(t *testing.T) {
+	ctx := context.Background()
+	m := NewMemoryStore()
+	m.SetMax(20_000) // a share of 2,000
+	claim := func(account string, i int) error {
+		_, _, err := m.Claim(ctx, Record{Account: account, Key: strconv.Itoa(i), Fingerprint: "fp", Created: t0,
+			ExpiresAt: t0.Add(time.Hour), LockedUntil: t0.Add(time.Minute)})
+		return err
+	}
+	for i := range 2000 {
+		if err := claim("greedy", i); err != nil {
+			t.Fatalf("key %d of the greedy account: %v", i, err)
+		}
+	}
+	if err := claim("greedy", 2000); !errors.Is(err, ErrFull) {
+		t.Fatalf("the greedy account's key 2,001: %v, want ErrFull", err)
+	}
+	if err := claim("other", 0); err != nil {
+		t.Fatalf("another account's first key: %v", err)
 	}
 }

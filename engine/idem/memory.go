@@ -13,6 +13,14 @@ import (
 // map's own share), so the store stays near 100 MB however long it runs.
 const DefaultMaxRecords = 100_000
 
+// accountShare is how many records one account may hold in a store
+// bounded to limit: a tenth of it (10,000 of the default 100,000), so that
+// no single token can fill the store and lock every other account out;
+// but never fewer than 1,000 or the whole bound, for small stores.
+func accountShare(limit int) int {
+	return max(limit/10, min(limit, 1000))
+}
+
 // ErrFull is Claim's error when a MemoryStore holds Max records and none
 // of them has expired: a new key cannot be remembered, so it is not
 // claimed (nothing runs) and the client may retry later.
@@ -32,9 +40,11 @@ type MemoryStore struct {
 	// before then, nothing can be purged and a full store refuses a new
 	// key at once instead of scanning every record.
 	nextExpiry time.Time
-	// dropped, if set, is told (under the lock) of each record dropped
-	// by expiry, so that what hangs on the key can go with it.
-	dropped func(Record)
+	// dropped, if set, is told (under the lock) of the records each
+	// purge drops, so that what hangs on their keys can go with them.
+	dropped func([]Record)
+	// perAccount counts each account's records.
+	perAccount map[string]int
 }
 
 // storeKey keeps account and key apart: no choice of strings can make one
@@ -44,7 +54,7 @@ type storeKey struct{ account, key string }
 // NewMemoryStore returns an empty store that keeps at most
 // DefaultMaxRecords records.
 func NewMemoryStore() *MemoryStore {
-	return &MemoryStore{records: make(map[storeKey]Record)}
+	return &MemoryStore{records: make(map[storeKey]Record), perAccount: make(map[string]int)}
 }
 
 // SetMax bounds the store to max records (DefaultMaxRecords if max <= 0).
@@ -54,9 +64,10 @@ func (m *MemoryStore) SetMax(max int) {
 	m.mu.Unlock()
 }
 
-// OnDrop sets a function called, with the store locked, for each record
-// that Purge or a full store drops because it expired.
-func (m *MemoryStore) OnDrop(f func(Record)) {
+// OnDrop sets a function called, with the store locked, with the records
+// that each Purge (or a full store making room) drops because they
+// expired.
+func (m *MemoryStore) OnDrop(f func([]Record)) {
 	m.mu.Lock()
 	m.dropped = f
 	m.mu.Unlock()
@@ -87,34 +98,50 @@ func (m *MemoryStore) Claim(ctx context.Context, rec Record) (Record, bool, erro
 	defer m.mu.Unlock()
 	old, ok := m.records[k]
 	switch {
-	case !ok && !m.makeRoom(now):
+	case !ok && !m.makeRoom(now, rec.Account):
 		return Record{}, false, ErrFull
 	case !ok || old.State == Done && !old.ExpiresAt.After(now):
+		if !ok {
+			m.perAccount[rec.Account]++
+		}
 		rec.State = InFlight
 		rec.Status, rec.Body, rec.RecoveryPoint = 0, nil, ""
-		rec.Fence = old.Fence + 1 // 1 for a first claim
+		rec.Fence = max(FreshFence(now), old.Fence+1)
 		m.records[k] = rec
 		return rec, true, nil
 	case old.State == InFlight && !old.LockedUntil.After(now) && old.Fingerprint == rec.Fingerprint:
 		old.LockedUntil = rec.LockedUntil
-		old.Fence++
+		old.Fence = max(FreshFence(now), old.Fence+1)
 		m.records[k] = old
 		return clone(old), true, nil
 	}
 	return clone(old), false, nil
 }
 
-// makeRoom reports whether one more record fits, dropping the expired
-// ones first if the store is full.
-func (m *MemoryStore) makeRoom(now time.Time) bool {
-	if len(m.records) < m.limit() {
+// makeRoom reports whether one more record of account fits, dropping the
+// expired ones first if the store, or the account's share of it, is full.
+func (m *MemoryStore) makeRoom(now time.Time, account string) bool {
+	fits := func() bool {
+		return len(m.records) < m.limit() && m.perAccount[account] < accountShare(m.limit())
+	}
+	if fits() {
 		return true
 	}
 	if now.Before(m.nextExpiry) {
 		return false
 	}
 	m.purge(now)
-	return len(m.records) < m.limit()
+	return fits()
+}
+
+// remove deletes k's record, keeping the account's count.
+func (m *MemoryStore) remove(k storeKey) {
+	delete(m.records, k)
+	if n := m.perAccount[k.account] - 1; n > 0 {
+		m.perAccount[k.account] = n
+	} else {
+		delete(m.perAccount, k.account)
+	}
 }
 
 // Complete implements Store.
@@ -142,7 +169,7 @@ func (m *MemoryStore) Checkpoint(ctx context.Context, rec Record) error {
 
 // Release implements Store.
 func (m *MemoryStore) Release(ctx context.Context, rec Record) error {
-	return m.held(ctx, rec, func(k storeKey, _ Record) { delete(m.records, k) })
+	return m.held(ctx, rec, func(k storeKey, _ Record) { m.remove(k) })
 }
 
 // Fenced runs f while the store is locked, if rec's claim still holds its
@@ -189,22 +216,23 @@ func (m *MemoryStore) Purge(ctx context.Context, now time.Time) (int64, error) {
 }
 
 func (m *MemoryStore) purge(now time.Time) int64 {
-	var n int64
+	var gone []Record
 	var next time.Time
 	for k, r := range m.records {
 		if r.State != Done {
 			continue
 		}
 		if !r.ExpiresAt.After(now) {
-			delete(m.records, k)
-			if m.dropped != nil {
-				m.dropped(r)
-			}
-			n++
+			m.remove(k)
+			gone = append(gone, r)
 		} else if next.IsZero() || r.ExpiresAt.Before(next) {
 			next = r.ExpiresAt
 		}
 	}
+	if len(gone) > 0 && m.dropped != nil {
+		m.dropped(gone)
+	}
+	n := int64(len(gone))
 	if next.IsZero() {
 		next = farFuture // none done: the next Complete lowers it
 	}

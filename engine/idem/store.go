@@ -46,14 +46,25 @@ type Record struct {
 	// claim not completed by then is presumed crashed and may be taken over
 	// by a request with the same fingerprint.
 	LockedUntil time.Time
-	// Fence numbers the claims of this key: 1 for the first, one more on
-	// every takeover or reclaim after expiry. Complete and Release act only
-	// while it is unchanged, so a claimant that lost its key to a takeover
-	// cannot overwrite the new claimant's work.
+	// Fence numbers the claims of this key, and never repeats for it, not
+	// even after its record was deleted (expired and purged, or
+	// released): a fresh claim's fence is its time in microseconds
+	// (FreshFence), and every later claim of the record gets a greater
+	// one. Complete, Checkpoint, Release and a ledger's writes act only
+	// while it is unchanged, so a claimant that lost its key, to a
+	// takeover or to a later life of the key, can change nothing.
 	Fence int64
 	// RecoveryPoint names the last step the work durably finished, for a
 	// takeover to resume from. It survives takeovers.
 	RecoveryPoint string
+}
+
+// FreshFence is the fence of a claim made at t of a key with no record:
+// t in microseconds, at least 1. A fence of an earlier life of the key is
+// smaller: that life began at least one lease before and a lease is far
+// longer than a microsecond per takeover.
+func FreshFence(t time.Time) int64 {
+	return max(t.UnixMicro(), 1)
 }
 
 // ErrNotHeld is returned by Complete and Release when the record is no
@@ -70,7 +81,9 @@ type Store interface {
 	// Claim stores rec as a new claim unless a live record holds
 	// (rec.Account, rec.Key), and returns the record now stored and whether
 	// the caller holds it. rec.Created is the time of the claim; the store
-	// sets State to InFlight and assigns Fence.
+	// sets State to InFlight and assigns Fence: FreshFence(rec.Created)
+	// for a key with no record, and for a stored one the greater of that
+	// and one more than its fence.
 	//
 	// A Done record whose ExpiresAt is not after rec.Created is no longer
 	// live and is replaced by rec: a fresh claim, with the next Fence and
@@ -81,8 +94,9 @@ type Store interface {
 	// record is returned unchanged, with false.
 	//
 	//	INSERT INTO idempotency_keys AS i (account, idem_key, fingerprint, state, created, expires_at, locked_until, fence, recovery_point)
-	//	VALUES ($1, $2, $3, 'in-flight', $4, $5, $6, 1, '')
-	//	ON CONFLICT (account, idem_key) DO UPDATE SET fence = i.fence + 1,
+	//	VALUES ($1, $2, $3, 'in-flight', $4, $5, $6, $7, '')
+	//	ON CONFLICT (account, idem_key) DO UPDATE SET
+	//	  fence = CASE WHEN $7 > i.fence THEN $7 ELSE i.fence + 1 END,
 	//	  fingerprint = $3, state = 'in-flight', status = 0, body = NULL, locked_until = $6,
 	//	  created = CASE WHEN i.state = 'done' THEN $4 ELSE i.created END,
 	//	  expires_at = CASE WHEN i.state = 'done' THEN $5 ELSE i.expires_at END,

@@ -139,28 +139,36 @@ func NewMemoryStore() *MemoryStore {
 	return m
 }
 
-// forget drops what rec's key made; called by the key store, locked, when
-// it drops rec.
-func (m *MemoryStore) forget(rec idem.Record) {
+// forget drops what the dropped records' keys made; called by the key
+// store, locked, once per purge. Each account's list is compacted once,
+// however many of its charges go.
+func (m *MemoryStore) forget(recs []idem.Record) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	k := accountKey{rec.Account, rec.Key}
-	kl := m.byKey[k]
-	delete(m.byKey, k)
-	for _, id := range kl.payments {
-		delete(m.payments, id)
-	}
-	for _, c := range kl.charges {
-		delete(m.byPayment, c.PaymentID)
-		delete(m.byID, c.ID)
-		list := m.byAccount[c.Account]
-		if i, ok := m.find(list, c); ok {
-			list = slices.Delete(list, i, i+1)
+	gone := map[*memCharge]bool{}
+	for _, rec := range recs {
+		k := accountKey{rec.Account, rec.Key}
+		kl := m.byKey[k]
+		delete(m.byKey, k)
+		for _, id := range kl.payments {
+			delete(m.payments, id)
 		}
+		for _, c := range kl.charges {
+			delete(m.byPayment, c.PaymentID)
+			delete(m.byID, c.ID)
+			gone[c] = true
+		}
+	}
+	accounts := map[string]bool{}
+	for c := range gone {
+		accounts[c.Account] = true
+	}
+	for a := range accounts {
+		list := slices.DeleteFunc(m.byAccount[a], func(c *memCharge) bool { return gone[c] })
 		if len(list) == 0 {
-			delete(m.byAccount, c.Account)
+			delete(m.byAccount, a)
 		} else {
-			m.byAccount[c.Account] = list
+			m.byAccount[a] = list
 		}
 	}
 }

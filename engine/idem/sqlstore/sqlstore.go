@@ -161,12 +161,13 @@ const recordCols = `account, idem_key, fingerprint, state, status, body, created
 // over when it is in flight, its lease lapsed and the body is the same (a
 // takeover, keeping Created and the recovery point); either way with the
 // next fence. An in-flight record is never replaced, however old: its
-// claimant may have charged. It returns the row only when the caller
-// holds it.
+// claimant may have charged. The fence never repeats for a key (see
+// idem.FreshFence), even after its row was deleted. It returns the row
+// only when the caller holds it.
 const claimSQL = `INSERT INTO idempotency_keys (` + recordCols + `)
-VALUES ($1, $2, $3, 'in-flight', 0, NULL, $4, $5, $6, 1, '')
+VALUES ($1, $2, $3, 'in-flight', 0, NULL, $4, $5, $6, $7, '')
 ON CONFLICT (account, idem_key) DO UPDATE SET
-  fence = idempotency_keys.fence + 1,
+  fence = CASE WHEN excluded.fence > idempotency_keys.fence THEN excluded.fence ELSE idempotency_keys.fence + 1 END,
   state = 'in-flight',
   status = 0,
   body = NULL,
@@ -255,7 +256,7 @@ const claimRetries = 8
 func (s *Store) Claim(ctx context.Context, rec idem.Record) (idem.Record, bool, error) {
 	for range claimRetries {
 		got, err := scanRecord(s.db.QueryRowContext(ctx, s.q.claim, rec.Account, rec.Key, rec.Fingerprint,
-			micros(rec.Created), micros(rec.ExpiresAt), micros(rec.LockedUntil)))
+			micros(rec.Created), micros(rec.ExpiresAt), micros(rec.LockedUntil), idem.FreshFence(rec.Created)))
 		if err == nil {
 			return got, true, nil
 		}

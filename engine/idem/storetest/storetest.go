@@ -38,6 +38,7 @@ func Run(t *testing.T, newStore func(t *testing.T) idemhttp.Store) {
 		{"CheckpointSurvivesTakeover", testTakeover},
 		{"Expiry", testExpiry},
 		{"InFlightNeverExpires", testInFlightNeverExpires},
+		{"FenceNeverRepeats", testFenceNeverRepeats},
 		{"AccountIsolation", testAccountIsolation},
 		{"BinaryBody", testBinaryBody},
 		{"ConcurrentClaims", testConcurrentClaims},
@@ -111,7 +112,7 @@ func testClaimCompleteGet(t *testing.T, s idemhttp.Store) {
 	rec := claim("acct_1", "k_1", "fp_a", T0)
 	got := mustClaim(t, s, rec, true)
 	want := rec
-	want.State, want.Fence = idem.InFlight, 1
+	want.State, want.Fence = idem.InFlight, idem.FreshFence(T0)
 	sameRecord(t, "claimed", got, want)
 	sameRecord(t, "Get after Claim", mustGet(t, s, "acct_1", "k_1"), want)
 
@@ -197,7 +198,7 @@ func testTakeover(t *testing.T, s idemhttp.Store) {
 	// Another body is refused even after the lease: it is not a retry.
 	mustClaim(t, s, claim("acct_1", "k_1", "fp_b", lapsed), false)
 	got := mustClaim(t, s, claim("acct_1", "k_1", "fp_a", lapsed), true)
-	want.Fence, want.LockedUntil = 2, lapsed.Add(30*time.Second)
+	want.Fence, want.LockedUntil = idem.FreshFence(lapsed), lapsed.Add(30*time.Second)
 	sameRecord(t, "taken over (keeps Created, ExpiresAt and RecoveryPoint)", got, want)
 	// The overtaken claimant can do nothing more.
 	rec.RecoveryPoint = "late"
@@ -214,7 +215,7 @@ func testTakeover(t *testing.T, s idemhttp.Store) {
 	if err := s.Complete(ctx, got); err != nil {
 		t.Fatalf("the new claimant's Complete: %v", err)
 	}
-	if r := mustGet(t, s, "acct_1", "k_1"); r.State != idem.Done || r.Fence != 2 || r.RecoveryPoint != "payment pay_1" {
+	if r := mustGet(t, s, "acct_1", "k_1"); r.State != idem.Done || r.Fence != got.Fence || r.RecoveryPoint != "payment pay_1" {
 		t.Fatalf("completed takeover %+v", r)
 	}
 }
@@ -238,8 +239,60 @@ func testExpiry(t *testing.T, s idemhttp.Store) {
 	// At ExpiresAt the record counts as absent: claimed afresh, any body.
 	got := mustClaim(t, s, claim("acct_1", "k_1", "fp_b", end), true)
 	want := claim("acct_1", "k_1", "fp_b", end)
-	want.State, want.Fence = idem.InFlight, 2
+	want.State, want.Fence = idem.InFlight, idem.FreshFence(end)
 	sameRecord(t, "reclaimed after expiry", got, want)
+}
+
+// A key's fences never repeat, not even after its record was deleted: a
+// claimant overtaken in one life of the key can do nothing to the next,
+// though that one was claimed afresh after a purge or a release.
+func testFenceNeverRepeats(t *testing.T, s idemhttp.Store) {
+	first := mustClaim(t, s, claim("acct_1", "k_1", "fp_a", T0), true)
+	lapsed := T0.Add(30 * time.Second)
+	second := mustClaim(t, s, claim("acct_1", "k_1", "fp_a", lapsed), true)
+	second.Status, second.Body = 201, []byte("second")
+	second.ExpiresAt = lapsed.Add(time.Minute)
+	if err := s.Complete(ctx, second); err != nil {
+		t.Fatal(err)
+	}
+	later := lapsed.Add(2 * time.Minute)
+	purger, ok := s.(interface {
+		Purge(context.Context, time.Time) (int64, error)
+	})
+	if !ok {
+		t.Skip("the store has no Purge")
+	}
+	if _, err := purger.Purge(ctx, later); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, _ := s.Get(ctx, "acct_1", "k_1"); ok {
+		t.Fatal("the expired record survived Purge")
+	}
+	third := mustClaim(t, s, claim("acct_1", "k_1", "fp_c", later), true)
+	if third.Fence == first.Fence || third.Fence == second.Fence {
+		t.Fatalf("the claim after the purge has fence %d, which the first (%d) or second (%d) claim had", third.Fence, first.Fence, second.Fence)
+	}
+	first.RecoveryPoint, first.Status, first.Body = "late", 201, []byte("first, late")
+	for name, op := range map[string]func(context.Context, idem.Record) error{
+		"Complete": s.Complete, "Checkpoint": s.Checkpoint, "Release": s.Release,
+	} {
+		if err := op(ctx, first); !errors.Is(err, idem.ErrNotHeld) {
+			t.Fatalf("the first life's claimant's %s on the third claim: %v, want ErrNotHeld", name, err)
+		}
+	}
+	c := idemhttp.Charge{ID: "ch_late", Account: "acct_1", PaymentID: "pay_late", Amount: 100, Currency: "usd", Key: "k_1", Created: later, Fence: first.Fence}
+	if _, _, err := s.Charge(ctx, c); !errors.Is(err, idem.ErrNotHeld) {
+		t.Fatalf("the first life's claimant's Charge on the third claim: %v, want ErrNotHeld", err)
+	}
+	// The same after a release: a claim, released, claimed again.
+	r1 := mustClaim(t, s, claim("acct_1", "k_2", "fp_a", T0), true)
+	if err := s.Release(ctx, r1); err != nil {
+		t.Fatal(err)
+	}
+	r2 := mustClaim(t, s, claim("acct_1", "k_2", "fp_a", T0.Add(time.Second)), true)
+	if r2.Fence == r1.Fence {
+		t.Fatalf("a claim after a release reused fence %d", r1.Fence)
+	}
 }
 
 // An in-flight record never expires: its claimant may have charged. Long
@@ -257,8 +310,8 @@ func testInFlightNeverExpires(t *testing.T, s idemhttp.Store) {
 		t.Fatalf("an in-flight record a week old, claimed with another body: %+v", got)
 	}
 	got = mustClaim(t, s, claim("acct_1", "k_2", "fp_a", week), true)
-	if got.Fence != 2 || !got.Created.Equal(T0) || got.RecoveryPoint != "charged pay_1 ch_1" {
-		t.Fatalf("an in-flight record a week old, claimed with its body: %+v; want a takeover at fence 2 from its recovery point", got)
+	if got.Fence <= rec.Fence || !got.Created.Equal(T0) || got.RecoveryPoint != "charged pay_1 ch_1" {
+		t.Fatalf("an in-flight record a week old, claimed with its body: %+v; want a takeover at a greater fence from its recovery point", got)
 	}
 	// Nor does Purge drop it.
 	if p, ok := s.(interface {
