@@ -9,16 +9,24 @@ WASM_PKGS := ./engine/sim/ ./engine/payment/ ./engine/idem/ ./site/widget/ ./sit
 
 WRANGLER  := build/worker/node_modules/.bin/wrangler
 LIGHTHOUSE := bench/node_modules/.bin/lighthouse
+PAGEFIND  := build/search/node_modules/.bin/pagefind
 
 .PHONY: serve site test test-go test-wasm lint deps clean bench bench-deps api worker-dev
 
 ## serve: build the site and serve it on localhost:8080 with live reload
-serve:
+serve: $(PAGEFIND)
 	$(GO) run ./cmd/sitegen serve
 
-## site: build the site into public/
-site:
+## site: build the site into public/ (what Netlify runs), search index included
+site: $(PAGEFIND)
 	$(GO) run ./cmd/sitegen build
+
+# Pagefind, which the build runs to index public/ for search, at the
+# version build/search/package-lock.json pins. Only Node.js is needed, so
+# Netlify's build image can run it (install-deps.sh installs it as well).
+$(PAGEFIND): build/search/package.json build/search/package-lock.json
+	cd build/search && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
 
 ## test: everything: lint, unit tests, WebAssembly tests, browser tests
 test: deps lint test-go test-wasm
