@@ -356,9 +356,9 @@ func TestBrowserCopyButton(t *testing.T) {
 		t.Errorf("the API page labels %d blocks Request and %d Response; want every curl exchange labelled", counts[3], counts[4])
 	}
 	// The third block is the first curl request.
-	want := evalT[string](t, ctx, `document.querySelectorAll('.code')[2].querySelector('pre').innerText.replace(/\n$/, "")`)
-	if !strings.HasPrefix(want, "curl ") {
-		t.Fatalf("the third block is not a request: %.40q", want)
+	want := evalT[string](t, ctx, `document.querySelectorAll('.code')[2].querySelector('pre').textContent.replace(/\n$/, "")`)
+	if !strings.HasPrefix(want, "curl ") || strings.Contains(want, "\n\n") {
+		t.Fatalf("the third block is not a request of consecutive lines: %q", want)
 	}
 	// Tab from the block before it reaches the button.
 	evalT[int](t, ctx, `(document.querySelectorAll('.code')[2].querySelector('pre').focus(), 0)`)

@@ -73,7 +73,7 @@
     var b = ev.target.closest && ev.target.closest(".copy-code");
     if (!b) return;
     var p = b.parentElement.querySelector("pre");
-    var text = p.innerText.replace(/\n$/, "");
+    var text = p.textContent.replace(/\n$/, "");
     var said = function (msg) {
       b.textContent = msg;
       b.setAttribute("data-state", msg === "Copied" ? "done" : "failed");
