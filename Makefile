@@ -44,8 +44,11 @@ lint:
 # The tests need what deps installs, also under make -j.
 test-go test-wasm: | deps
 
+# cmd/sitegen's browser tests (axe on every page, light and dark, among
+# them) take longer than go test's default 10 minutes on a busy 2-core
+# machine.
 test-go:
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -timeout 30m ./...
 
 test-wasm:
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(WASM_EXEC)" $(WASM_PKGS)
