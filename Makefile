@@ -9,16 +9,24 @@ WASM_PKGS := ./engine/sim/ ./engine/payment/ ./engine/idem/ ./site/widget/ ./sit
 
 WRANGLER  := build/worker/node_modules/.bin/wrangler
 LIGHTHOUSE := bench/node_modules/.bin/lighthouse
+PAGEFIND  := build/search/node_modules/.bin/pagefind
 
 .PHONY: serve site test test-go test-wasm lint deps clean bench bench-deps api worker-dev lab
 
 ## serve: build the site and serve it on localhost:8080 with live reload
-serve:
+serve: $(PAGEFIND)
 	$(GO) run ./cmd/sitegen serve
 
-## site: build the site into public/
-site:
+## site: build the site into public/ (what Netlify runs), search index included
+site: $(PAGEFIND)
 	$(GO) run ./cmd/sitegen build
+
+# Pagefind, which the build runs to index public/ for search, at the
+# version build/search/package-lock.json pins. Only Node.js is needed, so
+# Netlify's build image can run it (install-deps.sh installs it as well).
+$(PAGEFIND): build/search/package.json build/search/package-lock.json
+	cd build/search && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
 
 ## test: everything: lint, unit tests, WebAssembly tests, browser tests
 test: deps lint test-go test-wasm
@@ -36,8 +44,11 @@ lint:
 # The tests need what deps installs, also under make -j.
 test-go test-wasm: | deps
 
+# cmd/sitegen's browser tests (axe on every page, light and dark, among
+# them) take longer than go test's default 10 minutes on a busy 2-core
+# machine.
 test-go:
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -timeout 30m ./...
 
 test-wasm:
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec="$(WASM_EXEC)" $(WASM_PKGS)

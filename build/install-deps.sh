@@ -8,7 +8,10 @@
 #   - wrangler, pinned in build/worker/package.json, into build/worker/node_modules,
 #     for the worker's test under wrangler dev --local;
 #   - axe-core, pinned in build/axe/package.json, into build/axe/node_modules,
-#     for the accessibility test of every page (cmd/sitegen).
+#     for the accessibility test of every page (cmd/sitegen);
+#   - Pagefind, pinned in build/search/package.json, into
+#     build/search/node_modules, which every build of the site runs to
+#     index it for search (make site installs it on its own too).
 # Safe to run again: it installs nothing that is already there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -68,4 +71,14 @@ if [ "$have" != "$want" ] || [ ! -f build/axe/node_modules/axe-core/axe.min.js ]
   echo "install-deps: installing axe-core $want into build/axe/node_modules (npm ci)" >&2
   (cd build/axe && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
   [ -f build/axe/node_modules/axe-core/axe.min.js ]
+fi
+
+# Pagefind, at the version package-lock.json pins, unless it is there: the
+# site's build (make site, Netlify's, serve's) indexes public/ with it.
+want=$(sed -n 's/.*"pagefind": "\([0-9.]*\)".*/\1/p' build/search/package.json)
+have=$(sed -n 's/^  "version": "\([0-9.]*\)".*/\1/p' build/search/node_modules/pagefind/package.json 2>/dev/null || true)
+if [ "$have" != "$want" ] || [ ! -x build/search/node_modules/.bin/pagefind ]; then
+  echo "install-deps: installing Pagefind $want into build/search/node_modules (npm ci)" >&2
+  (cd build/search && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+  build/search/node_modules/.bin/pagefind --version >/dev/null
 fi

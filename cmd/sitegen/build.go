@@ -176,6 +176,9 @@ func build(ctx context.Context, cfg buildConfig) (stats buildStats, err error) {
 		return stats, err
 	}
 	stats.Pages = n
+	if err := indexSearch(ctx, cfg.Root, tmp); err != nil {
+		return stats, err
+	}
 
 	cs, err := compressTree(ctx, tmp, out, cfg.Quick)
 	if err != nil {
@@ -251,8 +254,10 @@ func measure(dir string, as *assets, stats *buildStats) error {
 // article is one converted content file and where it goes.
 type article struct {
 	*markdown.Page
-	URL  string // "/" for index.md, "/NAME/" for NAME.md
-	File string // the output file, relative: "index.html", "NAME/index.html"
+	URL     string // "/" for index.md, "/NAME/" for NAME.md
+	File    string // the output file, relative: "index.html", "NAME/index.html"
+	Minutes int    // the reading time, in whole minutes (readingMinutes)
+	Number  int    // the position in handbook order, from 1; 0 for the home page
 }
 
 // copyRoot copies the files of dir (site/root) to the top of the output
@@ -317,7 +322,8 @@ func readContent(root, dir, origin string) ([]*article, error) {
 			continue
 		}
 		slug := strings.TrimSuffix(filepath.Base(f), ".md")
-		a := &article{Page: page, URL: "/" + slug + "/", File: slug + "/index.html"}
+		a := &article{Page: page, URL: "/" + slug + "/", File: slug + "/index.html",
+			Minutes: readingMinutes(src)}
 		if slug == "index" {
 			a.URL, a.File = "/", "index.html"
 		}
@@ -357,11 +363,52 @@ type pageData struct {
 	Level       string
 	Body        template.HTML
 	TOC         []tocEntry // set when the page has two headings or more
-	Articles    []*article // the index's list
+	Articles    []*article // the index's list, in handbook order
+	Groups      []group    // the index's list by level
 	Widgets     []string   // the widgets the page holds
 	Index       bool       // the home page
 	NotFound    bool       // 404.html
+	Search      bool       // the search page
 	Credit      link       // an embed page's: the article that explains its widget
+	Canonical   string     // the page's absolute URL on the site's origin
+	Minutes     int        // an article's reading time
+	Prev, Next  *link      // an article's neighbours in handbook order
+}
+
+// group is one level of the home page's contents.
+type group struct {
+	ID, Name, Blurb string
+	Articles        []*article
+}
+
+// levelGroups splits the articles, in handbook order, by their level:
+// the levels in markdown.Levels' order, then the pages with none (the
+// reference pages) under "Reference". An empty level is left out.
+func levelGroups(list []*article) []group {
+	blurbs := map[string]string{
+		"beginner":     "What a timeout means, and why a retry can charge twice. No background needed.",
+		"intermediate": "The tools: keys, constraints, backoff, budgets, claims and leases, the outbox, and the duplicates your infrastructure makes.",
+		"expert":       "Redis as a key store, effects outside your database, overload that feeds itself, sagas, ordering, what to watch in production, and a whole payments API.",
+		"":             "Run it yourself: a real Idempotency-Key API to curl, and every simulator on one page.",
+	}
+	var out []group
+	for _, lv := range append(append([]string{}, markdown.Levels...), "") {
+		g := group{ID: lv, Name: lv, Blurb: blurbs[lv]}
+		if lv == "" {
+			g.ID, g.Name = "reference", "Reference"
+		} else {
+			g.Name = strings.ToUpper(lv[:1]) + lv[1:]
+		}
+		for _, a := range list {
+			if a.Level == lv {
+				g.Articles = append(g.Articles, a)
+			}
+		}
+		if len(g.Articles) > 0 {
+			out = append(out, g)
+		}
+	}
+	return out
 }
 
 // link is a page to link to and its title.
@@ -432,6 +479,9 @@ func renderSite(dir, templates string, as *assets, pages []*article, origin stri
 		return 0, errors.New("content: no index.md for the home page")
 	}
 	sortArticles(list)
+	for i, a := range list {
+		a.Number = i + 1
+	}
 
 	var errs []error
 	n := 0
@@ -461,14 +511,25 @@ func renderSite(dir, templates string, as *assets, pages []*article, origin stri
 			URL:         p.URL,
 			Date:        p.Date,
 			Level:       p.Level,
-			Body:        template.HTML(p.Body),
+			Body:        template.HTML(labelCode(p.Body)),
 			Widgets:     p.Widgets,
+			Canonical:   origin + p.URL,
+			Minutes:     p.Minutes,
+		}
+		if i := p.Number - 1; i >= 0 {
+			if i > 0 {
+				d.Prev = &link{URL: list[i-1].URL, Title: list[i-1].Title}
+			}
+			if i+1 < len(list) {
+				d.Next = &link{URL: list[i+1].URL, Title: list[i+1].Title}
+			}
 		}
 		layout := "article"
 		if p == index {
 			layout = "index"
 			d.Index = true
 			d.Articles = list
+			d.Groups = levelGroups(list)
 			d.DocTitle = p.Title
 			if p.Title != siteName {
 				d.DocTitle = siteName + ": " + p.Title
@@ -497,6 +558,30 @@ func renderSite(dir, templates string, as *assets, pages []*article, origin stri
 		Description: siteDescription,
 		NotFound:    true,
 	})
+	write("search/index.html", "search", &pageData{
+		SiteName:    siteName,
+		Title:       "Search",
+		DocTitle:    "Search · " + siteName,
+		Description: "Search every article and simulator of " + siteName + ".",
+		URL:         "/search/",
+		Search:      true,
+		Canonical:   origin + "/search/",
+	})
+	for _, f := range []struct {
+		name string
+		data func() ([]byte, error)
+	}{
+		{"sitemap.xml", func() ([]byte, error) { return sitemap(origin, index, list) }},
+		{"feed.xml", func() ([]byte, error) { return atomFeed(origin, index, list) }},
+	} {
+		data, err := f.data()
+		if err == nil {
+			err = os.WriteFile(filepath.Join(dir, f.name), data, 0o644)
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("writing %s: %w", f.name, err))
+		}
+	}
 	return n, errors.Join(errs...)
 }
 
@@ -529,7 +614,7 @@ func embedPage(w *widget.Widget, pages []*article, origin string) (*pageData, er
 // layoutNames are the page templates in site/templates; each is parsed
 // together with base.html, which defines "base", the document, calling
 // the page's "main", and "head", the document's head.
-var layoutNames = []string{"article", "index", "404", "embed"}
+var layoutNames = []string{"article", "index", "404", "search", "embed"}
 
 // entryTemplate is the template a layout's pages are executed from:
 // "base", but for embed pages, which are a document of their own.

@@ -9,13 +9,13 @@ import (
 // token, capped at the bank; a retry spends one token and may not empty the
 // bucket, so it is allowed only while the bucket holds more than one.
 //
-// SIMULATORS.md says "a retry spends 1" without saying whether a retry may
-// take the last token. Not emptying the bucket is the reading under which
-// the storm model (section 5), which uses this bucket, recovers 20 s after
-// its trigger as published; letting a retry take the last token gives 21 s
-// there. Both readings give the budget figure of 1,109 calls. (A bucket kept
-// in floating point also gives 20 s, but only by rounding: 80 additions of
-// 0.1 come to 7.999999999999988 tokens, one retry short of 8.)
+// Why a retry may not take the last token: under that rule the retry-storm
+// simulator (the metastable failure article), which uses this bucket,
+// recovers 20 s after its trigger, the figure the handbook gives; letting a
+// retry take the last token gives 21 s there. Both rules give the retry
+// budget article's 1,109 calls. (A bucket kept in floating point also gives
+// 20 s, but only by rounding: 80 additions of 0.1 come to 7.999999999999988
+// tokens, one retry short of 8.)
 //
 // The bucket counts in millionths of a token, so its arithmetic is exact:
 // ten requests at 0.1 earn exactly one token.
