@@ -202,12 +202,16 @@ func (b *bench) measurePage(ctx context.Context, sg *sitegen, site string, siteE
 		b.add(pageRows(loads)...)
 	}
 
+	// Lighthouse audits the first chapter and the home page, whose first
+	// screen holds a live simulator.
 	bin, err := lighthouseBin(b.root)
-	if err == nil {
-		b.add(b.lighthouseRows(ctx, bin, chrome, url)...)
-	} else {
-		r := Row{Section: sec, Measure: "Lighthouse mobile performance", Shown: "not measured", Target: performanceTarget, Note: err.Error()}
-		b.add(r)
+	for _, page := range []struct{ label, path string }{{"/" + handbookPage, handbookPage}, {"home page", ""}} {
+		if err == nil {
+			b.add(b.lighthouseRows(ctx, bin, chrome, pv.URL+page.path, page.label)...)
+		} else {
+			r := Row{Section: sec, Measure: "Lighthouse mobile performance, " + page.label, Shown: "not measured", Target: performanceTarget, Note: err.Error()}
+			b.add(r)
+		}
 	}
 }
 
@@ -255,13 +259,13 @@ func pageRows(loads []coldLoad) []Row {
 
 // lighthouseRows runs Lighthouse cfg.Lighthouse times and reports the run
 // with the median performance score.
-func (b *bench) lighthouseRows(ctx context.Context, bin, chrome, url string) []Row {
+func (b *bench) lighthouseRows(ctx context.Context, bin, chrome, url, page string) []Row {
 	const sec = "page"
-	name := "Lighthouse mobile performance"
+	name := "Lighthouse mobile performance, " + page
 	var runs []lighthouseRun
 	var perf []float64
 	for i := 0; i < b.cfg.Lighthouse; i++ {
-		b.logf("Lighthouse run %d of %d", i+1, b.cfg.Lighthouse)
+		b.logf("Lighthouse run %d of %d, %s", i+1, b.cfg.Lighthouse, page)
 		dir, err := os.MkdirTemp(b.tmp, "lighthouse-")
 		if err != nil {
 			return []Row{missing(sec, name, err.Error())}
@@ -291,7 +295,7 @@ func (b *bench) lighthouseRows(ctx context.Context, bin, chrome, url string) []R
 	var rows []Row
 	for _, id := range lighthouseCategories {
 		label := map[string]string{"performance": "performance", "accessibility": "accessibility", "best-practices": "best practices", "seo": "SEO"}[id]
-		r := measured(sec, "Lighthouse mobile "+label, med.Scores[id], "score")
+		r := measured(sec, "Lighthouse mobile "+label+", "+page, med.Scores[id], "score")
 		if id == "performance" {
 			r.Target = performanceTarget
 			r.Samples = perf
