@@ -4,8 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/retrylab/retrylab/engine/param"
+	"github.com/retrylab/retrylab/site/widget"
 )
 
 // cli runs retrylab in-process and returns its exit status and output.
@@ -100,21 +104,24 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"frob"}, []string{`unknown command "frob"`, "known: api, load, sim"}},
 		{[]string{"sim"}, []string{"name a model", "backoff, budget, cas, guard, ordering, outbox, payment, saga, sent-marker, storm"}},
 		{[]string{"sim", "nope"}, []string{`unknown model "nope"`, "backoff, budget, cas, guard, ordering, outbox, payment, saga, sent-marker, storm"}},
-		{[]string{"sim", "backoff", "--foo", "3"}, []string{"unknown parameter --foo", "--base, --cap, --capacity, --clients, --json, --policy, --seed, --slot"}},
-		{[]string{"sim", "backoff", "--clients", "0"}, []string{"clients: 0 is out of bounds (allowed: 1 to 1000000)"}},
-		{[]string{"sim", "backoff", "--clients=2000000"}, []string{"clients: 2000000 is out of bounds (allowed: 1 to 1000000)"}},
-		{[]string{"sim", "backoff", "--slot", "0"}, []string{"slot: 0 is out of bounds (allowed: 0.001 to 10 seconds)"}},
+		{[]string{"sim", "backoff", "--foo", "3"}, []string{"unknown parameter --foo", "--base, --cap, --capacity, --clients, --compare, --json, --policy, --seed, --slot"}},
+		{[]string{"sim", "backoff", "--clients", "0"}, []string{`clients: "0" is out of bounds (allowed: 1 to 100000)`}},
+		{[]string{"sim", "backoff", "--clients=200000"}, []string{`clients: "200000" is out of bounds (allowed: 1 to 100000)`}},
+		{[]string{"sim", "backoff", "--slot", "0"}, []string{`slot: "0" is out of bounds (allowed: 0.001 to 10)`}},
 		{[]string{"sim", "backoff", "--policy", "jittery"}, []string{`policy: "jittery" is not allowed (allowed: none, full, equal, decorrelated)`}},
 		{[]string{"sim", "backoff", "--clients", "many"}, []string{`clients: "many" is not a whole number`}},
 		{[]string{"sim", "backoff", "--clients"}, []string{"--clients needs a value"}},
 		{[]string{"sim", "backoff", "--clients", "3", "--clients", "4"}, []string{"--clients is given more than once"}},
 		{[]string{"sim", "backoff", "stray"}, []string{`unexpected argument "stray"`}},
-		{[]string{"sim", "backoff", "--seed", "-1"}, []string{`seed: "-1" is not allowed`}},
+		{[]string{"sim", "backoff", "--seed", "-1"}, []string{`seed: "-1" is out of bounds (allowed: 0 to 1000000000)`}},
+		{[]string{"sim", "cas", "--seed", "x"}, []string{`seed: "x" is not a whole number (allowed: 0 to 1000000000)`}},
+		{[]string{"sim", "backoff", "--base", "0.2", "--cap", "0.1"}, []string{`cap: "0.1" is not at least base (0.2)`}},
+		{[]string{"sim", "payment", "--attempts", "11"}, []string{`payment: attempts: "11" is out of bounds (allowed: 1 to 10)`}},
 		{[]string{"sim", "budget", "--budget", "maybe"}, []string{`budget: "maybe" is not allowed (allowed: on, off)`}},
-		{[]string{"sim", "budget", "--ratio", "2"}, []string{"ratio: 2 is out of bounds (allowed: 0 to 1)"}},
-		{[]string{"sim", "storm", "--slow-to", "5"}, []string{"slow-to: 5 is out of bounds (allowed: 11 to 120)"}},
+		{[]string{"sim", "budget", "--ratio", "2"}, []string{`ratio: "2" is out of bounds (allowed: 0 to 1)`}},
+		{[]string{"sim", "storm", "--slow-to", "5"}, []string{`slow-to: "5" is not above slow-from (10)`}},
 		{[]string{"sim", "guard", "--strategy", "lock"}, []string{`strategy: "lock" is not allowed (allowed: check-then-insert, constraint-after-charge, claim-before-work)`}},
-		{[]string{"sim", "guard", "--n", "0"}, []string{"n: 0 is out of bounds (allowed: 1 to 1000)"}},
+		{[]string{"sim", "guard", "--n", "0"}, []string{`guard: n: "0" is out of bounds (allowed: 1 to 50)`}},
 		{[]string{"sim", "payment", "--keys", "sometimes"}, []string{"keys:", `"sometimes"`, "off, per-intent, per-attempt"}},
 		{[]string{"sim", "payment", "--faults", "lose-response,drop"}, []string{"faults:", `"drop"`, "ok, lose-request, lose-response"}},
 		{[]string{"sim", "ordering", "--arrival", "evt_3"}, []string{`arrival: "evt_3" is not allowed (allowed: evt_1, evt_2)`}},
@@ -143,9 +150,9 @@ func TestEveryModelRuns(t *testing.T) {
 		simJSON(t, name)
 		code, out, _ = cli("sim", name, "--help")
 		m, _ := findModel(name)
-		for _, p := range m.params() {
-			if code != 0 || !strings.Contains(out, "--"+p.name) {
-				t.Errorf("sim %s --help: exit %d, no --%s in %q", name, code, p.name, out)
+		for _, p := range m.schema {
+			if code != 0 || !strings.Contains(out, "--"+p.Name) {
+				t.Errorf("sim %s --help: exit %d, no --%s in %q", name, code, p.Name, out)
 			}
 		}
 	}
@@ -155,8 +162,9 @@ func TestEveryModelRuns(t *testing.T) {
 func TestTextTable(t *testing.T) {
 	code, out, _ := cli("sim", "backoff")
 	for _, s := range []string{
-		"backoff: policy=none clients=1000 capacity=50 slot=0.1 base=0.1 cap=10 seed=1",
-		"calls         10500", "last served   132.7 s", "busy slots    20",
+		"backoff: policy=none compare=full clients=1000 capacity=50 slot=0.1 base=0.1 cap=10 seed=1",
+		"compared with     full",
+		"calls             10500", "last served       132.7 s", "busy slots        20",
 	} {
 		if code != 0 || !strings.Contains(out, s) {
 			t.Errorf("sim backoff: no %q in\n%s", s, out)
@@ -177,9 +185,9 @@ func TestTextTable(t *testing.T) {
 // A run within bounds that is too long to simulate fails with exit 1: the
 // command line was right, the run was not possible.
 func TestTooLongRunExits1(t *testing.T) {
-	// A million clients in lockstep, one served per 0.1 s slot, 10 s
-	// apart: past 2,000,000 slots after about 20,000 waves.
-	code, out, errs := cli("sim", "backoff", "--clients", "1000000", "--capacity", "1")
+	// A hundred thousand clients in lockstep, one served per 0.1 s slot,
+	// 10 s apart: past 50,000,000 queued calls after about 500 waves.
+	code, out, errs := cli("sim", "backoff", "--clients", "100000", "--capacity", "1", "--compare", "off")
 	if code != 1 || out != "" || !strings.Contains(errs, "too long to simulate") {
 		t.Fatalf("exit %d, %q, %q", code, out, errs)
 	}
@@ -196,5 +204,44 @@ func BenchmarkSim(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// Every widget's parameter is a flag of the model of the same name, with
+// the same declaration (label, help, default, bounds, allowed values,
+// rules), and --help shows its default and bounds.
+func TestEveryWidgetParameterIsAFlag(t *testing.T) {
+	for _, w := range widget.All() {
+		m, ok := findModel(w.Name)
+		if !ok {
+			t.Errorf("widget %s: no model of that name in the CLI", w.Name)
+			continue
+		}
+		_, help, _ := cli("sim", w.Name, "--help")
+		for _, p := range w.Schema {
+			q, ok := m.schema.Param(p.Name)
+			if !ok {
+				t.Errorf("widget %s: parameter %s is not a flag", w.Name, p.Name)
+				continue
+			}
+			if !reflect.DeepEqual(p, q) {
+				t.Errorf("widget %s: parameter %s is declared\n%+v\nbut the CLI has\n%+v", w.Name, p.Name, p, q)
+			}
+			line := ""
+			for _, l := range strings.Split(help, "\n") {
+				if strings.HasPrefix(strings.TrimSpace(l), "--"+p.Name+" ") {
+					line = l
+				}
+			}
+			want := []string{"(default " + strings.ReplaceAll(p.Default, ", ", ",") + ")", p.Label}
+			if p.Kind == param.Int || p.Kind == param.Float {
+				want = append(want, p.Bounds())
+			}
+			for _, s := range want {
+				if !strings.Contains(line, s) {
+					t.Errorf("sim %s --help: the line of --%s, %q, does not say %q", w.Name, p.Name, line, s)
+				}
+			}
+		}
 	}
 }

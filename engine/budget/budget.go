@@ -21,22 +21,6 @@ type Params struct {
 	Budget   bool    // false: retry every failure, no bucket
 }
 
-// Defaults are the figures' parameters: 1,000 requests, 3 retries each, a
-// 10% budget over a bank of 10 tokens.
-func Defaults() Params {
-	return Params{Requests: 1000, Retries: 3, Ratio: 0.1, Bank: 10, Budget: true}
-}
-
-// Validate reports the first parameter out of bounds, by its kebab-case name.
-func (p Params) Validate() error {
-	return sim.FirstError(
-		sim.CheckInt("requests", p.Requests, 1, 100_000),
-		sim.CheckInt("retries", p.Retries, 0, 10),
-		sim.CheckFloat("ratio", p.Ratio, 0, 1),
-		sim.CheckFloat("bank", p.Bank, 0, 1000),
-	)
-}
-
 // Summary is what a run comes to.
 type Summary struct {
 	Calls    int     `json:"calls"`    // first calls and retries

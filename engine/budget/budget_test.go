@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/retrylab/retrylab/engine/param"
 	"github.com/retrylab/retrylab/engine/sim"
 )
 
@@ -58,7 +59,7 @@ func FuzzBudgetBound(f *testing.F) {
 		p := Params{Requests: requests, Retries: retries, Ratio: ratio, Bank: bank, Budget: on}
 		res, err := Run(p)
 		if p.Validate() != nil {
-			var pe *sim.ParamError
+			var pe *param.Error
 			if !errors.As(err, &pe) || !slices.Contains([]string{"requests", "retries", "ratio", "bank"}, pe.Param) {
 				t.Fatalf("%+v: error %v does not name a parameter", p, err)
 			}
@@ -91,11 +92,11 @@ func TestValidateNamesTheParameter(t *testing.T) {
 		set  func(*Params)
 		want string
 	}{
-		{func(p *Params) { p.Requests = 0 }, "requests: 0 is out of bounds (allowed: 1 to 100000)"},
-		{func(p *Params) { p.Retries = 11 }, "retries: 11 is out of bounds (allowed: 0 to 10)"},
-		{func(p *Params) { p.Ratio = 1.5 }, "ratio: 1.5 is out of bounds (allowed: 0 to 1)"},
-		{func(p *Params) { p.Ratio = math.NaN() }, "ratio: NaN is out of bounds (allowed: 0 to 1)"},
-		{func(p *Params) { p.Bank = -1 }, "bank: -1 is out of bounds (allowed: 0 to 1000)"},
+		{func(p *Params) { p.Requests = 0 }, `requests: "0" is out of bounds (allowed: 1 to 100000)`},
+		{func(p *Params) { p.Retries = 11 }, `retries: "11" is out of bounds (allowed: 0 to 10)`},
+		{func(p *Params) { p.Ratio = 1.5 }, `ratio: "1.5" is out of bounds (allowed: 0 to 1)`},
+		{func(p *Params) { p.Ratio = math.NaN() }, `ratio: "NaN" is not a number (allowed: 0 to 1)`},
+		{func(p *Params) { p.Bank = -1 }, `bank: "-1" is out of bounds (allowed: 0 to 1000)`},
 	} {
 		p := Defaults()
 		c.set(&p)

@@ -46,21 +46,6 @@ type Params struct {
 	Spread   int      // 0: together, in lockstep; else arrivals spread over 0..Spread rounds, random order (4 gives check-then-insert the 10 to 20 rows a real PostgreSQL showed)
 }
 
-// Defaults are twenty duplicates at the same instant, in lockstep, against
-// the naive guard.
-func Defaults() Params {
-	return Params{N: 20, Strategy: CheckThenInsert}
-}
-
-// Validate reports the first parameter out of bounds, by its kebab-case name.
-func (p Params) Validate() error {
-	return sim.FirstError(
-		sim.CheckInt("n", p.N, 1, 1000),
-		sim.CheckEnum("strategy", p.Strategy, Strategies...),
-		sim.CheckInt("spread", p.Spread, 0, 1000),
-	)
-}
-
 // Fixed parts of the model.
 const (
 	CardSteps   = 3                // steps the card network takes per charge: send, authorise, approve

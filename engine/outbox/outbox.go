@@ -20,14 +20,6 @@ type Params struct {
 	Inbox      bool // the consumer records event ids and skips the ones it has seen
 }
 
-// Defaults are the article's case: one order, a relay crash, an inbox.
-func Defaults() Params { return Params{Orders: 1, RelayCrash: true, Inbox: true} }
-
-// Validate reports the first parameter out of bounds, by its kebab-case name.
-func (p Params) Validate() error {
-	return sim.CheckInt("orders", p.Orders, 1, 100)
-}
-
 // Summary is what a run comes to.
 type Summary struct {
 	Orders    int `json:"orders"`    // order rows committed

@@ -34,19 +34,6 @@ type Params struct {
 	Keys       bool // calls carry saga:STEP and saga:STEP:undo; services replay a key they know
 }
 
-// Defaults are the article's case: the hotel fails, the runner crashes
-// after booking the flight, keys on.
-func Defaults() Params { return Params{Fail: Hotel, CrashAfter: Flight, Keys: true} }
-
-// Validate reports the first parameter out of bounds, by its kebab-case name.
-func (p Params) Validate() error {
-	all := append([]Step{None}, Steps...)
-	return sim.FirstError(
-		sim.CheckEnum("fail", p.Fail, all...),
-		sim.CheckEnum("crash-after", p.CrashAfter, all...),
-	)
-}
-
 // Effect counts what a step's service did.
 type Effect struct {
 	Done   int `json:"done"`   // charges or bookings made

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/retrylab/retrylab/engine/sim"
+	"github.com/retrylab/retrylab/engine/param"
 )
 
 // The runner crashes after the flight, resumes from its log and, when the
@@ -89,7 +89,7 @@ func TestValidate(t *testing.T) {
 		{Params{Fail: Hotel, CrashAfter: ""}, `crash-after: "" is not allowed (allowed: none, charge, flight, hotel)`},
 	} {
 		_, err := Run(c.p)
-		var pe *sim.ParamError
+		var pe *param.Error
 		if !errors.As(err, &pe) || err.Error() != c.want {
 			t.Errorf("error %v, want %q", err, c.want)
 		}

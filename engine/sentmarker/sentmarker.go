@@ -30,15 +30,6 @@ type Params struct {
 	Crash  Crash // where the first run crashes
 }
 
-// Defaults are the article's case: the job crashes after sending and
-// marking, and the marker is on.
-func Defaults() Params { return Params{Marker: true, Crash: BeforeAck} }
-
-// Validate reports the first parameter out of bounds, by its kebab-case name.
-func (p Params) Validate() error {
-	return sim.CheckEnum("crash", p.Crash, Crashes...)
-}
-
 // Summary is what a run comes to.
 type Summary struct {
 	Sent    int `json:"sent"`    // messages the provider sent

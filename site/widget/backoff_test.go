@@ -95,7 +95,7 @@ func TestBackoffEstimateIsGenerous(t *testing.T) {
 			for _, wait := range [][2]float64{{0.1, 10}, {0.01, 1}, {1, 60}} {
 				p := backoff.Defaults()
 				p.Policy, p.Clients, p.Capacity = pol, c.clients, c.capacity
-				p.Base, p.Cap = seconds(wait[0]), seconds(wait[1])
+				p.Base, p.Cap = backoff.Seconds(wait[0]), backoff.Seconds(wait[1])
 				res, err := backoff.Run(p, 1)
 				if err != nil {
 					t.Fatal(err)

@@ -7,24 +7,12 @@ import (
 	"time"
 
 	"github.com/retrylab/retrylab/engine/guard"
+	"github.com/retrylab/retrylab/engine/param"
 	"github.com/retrylab/retrylab/engine/sim"
 )
 
-// MaxSeed bounds the seed parameter of the random widgets: any whole number
-// up to a billion, exact in the float64 a parameter is kept in.
-const MaxSeed = 1_000_000_000
-
-// more puts p under "More parameters".
-func more(p Param) Param {
-	p.More = true
-	return p
-}
-
-// seedParam is the seed of a random widget, called "seed" as in the CLI's
-// --seed, whose default is 1 too.
-func seedParam(help string) Param {
-	return Param{Name: "seed", Label: "Seed", Kind: Int, Default: "1", Min: 0, Max: MaxSeed, Help: help}
-}
+// MaxSeed bounds a random widget's seed.
+const MaxSeed = param.MaxSeed
 
 // Guard is twenty identical requests with one key arriving at once, and
 // three ways a handler can try to charge once.
@@ -33,35 +21,12 @@ var Guard = Widget{
 	Chapter: "/concurrent-duplicates/",
 	Title:   "Twenty duplicates at the same instant",
 	Summary: "Send one request many times at once and see which guard charges the card once.",
-	Schema: Schema{
-		{Name: "strategy", Label: "Guard", Kind: Enum, Default: string(guard.CheckThenInsert),
-			Allowed: strategyNames(),
-			Help:    "check-then-insert: SELECT, charge, INSERT; constraint-after-charge: charge, then INSERT under a unique index; claim-before-work: INSERT the key first, and only the winner charges"},
-		{Name: "n", Label: "Requests", Kind: Int, Default: "20", Min: 1, Max: maxLanes,
-			Help: "identical requests with one key, one lane each (at most 50)"},
-		{Name: "spread", Label: "Spread (steps)", Kind: Int, Default: "0", Min: 0, Max: 10,
-			Help: "0: all arrive together and run in lockstep; above 0: arrivals spread over that many steps, interleaved at random"},
-		more(seedParam("the random arrivals and interleaving when spread is above 0; the same seed replays the same run")),
-	},
-	Run: runGuard,
-}
-
-// maxLanes is the most requests the widget draws: a lane is a row of the
-// timeline, and fifty rows are already two screens on a phone. Fifty lanes
-// of at most eight steps, spread over ten rounds, stay far below the
-// trace's sim.MaxEvents, so the trace is never cut.
-const maxLanes = 50
-
-func strategyNames() []string {
-	out := make([]string, len(guard.Strategies))
-	for i, s := range guard.Strategies {
-		out[i] = string(s)
-	}
-	return out
+	Schema:  Schema(guard.Schema),
+	Run:     runGuard,
 }
 
 func runGuard(v Values) (Run, error) {
-	p := guard.Params{N: v.Int("n"), Strategy: guard.Strategy(v.String("strategy")), Spread: v.Int("spread")}
+	p := guard.FromValues(v.Model())
 	res, err := guard.Run(p, uint64(v.Int("seed")))
 	if err != nil {
 		return nil, err

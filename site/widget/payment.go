@@ -3,7 +3,6 @@ package widget
 import (
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/retrylab/retrylab/engine/payment"
 	"github.com/retrylab/retrylab/engine/sim"
@@ -16,31 +15,12 @@ var Payment = Widget{
 	Chapter: "/double-charge/",
 	Title:   "A payment over a lossy network",
 	Summary: "Lose a request or a response, let the client retry, and count the charges.",
-	Schema: Schema{
-		{Name: "keys", Label: "Idempotency keys", Kind: Enum, Default: "off",
-			Allowed: []string{"off", "per-intent", "per-attempt"},
-			Help:    "off: no key; per-intent: one key reused by every retry; per-attempt: a fresh key on each try (the classic bug)"},
-		{Name: "faults", Label: "Network, attempt by attempt", Kind: EnumList, Default: "lose-response, ok",
-			Allowed: []string{"ok", "lose-request", "lose-response"}, MaxItems: payment.MaxFaults,
-			Pad: "ok", CountFrom: "attempts",
-			Help: "what the network does to each attempt in turn; after the list, every attempt goes through"},
-		{Name: "attempts", Label: "Attempts", Kind: Int, Default: "3", Min: 1, Max: payment.MaxAttempts,
-			Help: "how many times the client tries before it gives up"},
-		{Name: "amount", Label: "Amount (cents)", Kind: Int, Default: "2500", Min: 1, Max: payment.MaxAmount,
-			Help: "the amount to charge, in cents"},
-	},
-	Run: runPayment,
+	Schema:  Schema(payment.Schema),
+	Run:     runPayment,
 }
 
 func runPayment(v Values) (Run, error) {
-	p := payment.Params{
-		Keys:     payment.Keys(v.String("keys")),
-		Attempts: v.Int("attempts"),
-		Amount:   int64(v.Int("amount")),
-	}
-	for _, f := range v.List("faults") {
-		p.Faults = append(p.Faults, payment.Fault(f))
-	}
+	p := payment.FromValues(v.Model())
 	res, err := payment.Run(p)
 	if err != nil {
 		return nil, err
@@ -197,20 +177,7 @@ func plural(n int, word string) string {
 }
 
 // Money formats cents as units with two decimals: 2500 -> "25.00".
-func Money(cents int64) string {
-	neg := cents < 0
-	if neg {
-		cents = -cents
-	}
-	s := strconv.FormatInt(cents/100, 10) + "." + strconv.FormatInt(cents%100/10, 10) + strconv.FormatInt(cents%10, 10)
-	if neg {
-		return "-" + s
-	}
-	return s
-}
+var Money = sim.Money
 
 // Seconds formats a virtual time as seconds with two decimals: "1.04 s".
-func Seconds(d time.Duration) string {
-	ms := d.Milliseconds()
-	return strconv.FormatInt(ms/1000, 10) + "." + strconv.FormatInt(ms%1000/100, 10) + strconv.FormatInt(ms%100/10, 10) + " s"
-}
+var Seconds = sim.Seconds

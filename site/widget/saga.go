@@ -13,27 +13,12 @@ var Saga = Widget{
 	Chapter: "/sagas/",
 	Title:   "A saga that crashes halfway",
 	Summary: "Charge, book a flight, book a hotel; crash the runner, fail a step, and see what the services are left with.",
-	Schema: Schema{
-		{Name: "fail", Label: "Step that fails", Kind: Enum, Default: string(saga.Hotel), Allowed: sagaSteps(),
-			Help: "the step whose service refuses, so that the saga undoes the steps before it; none: the saga completes"},
-		{Name: "crash-after", Label: "Runner crashes after", Kind: Enum, Default: string(saga.Flight), Allowed: sagaSteps(),
-			Help: "the step after whose call the runner crashes, before its log records the result; it resumes from the log"},
-		{Name: "keys", Label: "Idempotency keys", Kind: Bool, Default: "on",
-			Help: "calls carry saga:STEP and saga:STEP:undo, so that a call repeated after the crash is a replay at the service"},
-	},
-	Run: runSaga,
-}
-
-func sagaSteps() []string {
-	out := []string{string(saga.None)}
-	for _, s := range saga.Steps {
-		out = append(out, string(s))
-	}
-	return out
+	Schema:  Schema(saga.Schema),
+	Run:     runSaga,
 }
 
 func runSaga(v Values) (Run, error) {
-	p := saga.Params{Fail: saga.Step(v.String("fail")), CrashAfter: saga.Step(v.String("crash-after")), Keys: v.Bool("keys")}
+	p := saga.FromValues(v.Model())
 	res, err := saga.Run(p)
 	if err != nil {
 		return nil, err
