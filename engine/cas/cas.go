@@ -75,3 +75,10 @@ func Run(p Params) (Result, error) {
 	res.Trace = s.Trace
 	return res, nil
 }
+
+// Kinds of the trace's events; Ref is the order.
+const (
+	Call      sim.Kind = "call"      // ship(order, version 7) runs its UPDATE
+	Unchanged sim.Kind = "unchanged" // the UPDATE changed no row
+	Ship      sim.Kind = "ship"      // the UPDATE changed the row: the order ships
+)

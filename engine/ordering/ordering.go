@@ -71,7 +71,7 @@ func Run(p Params) (Result, error) {
 	}
 	s := sim.New(0)
 	var res Result
-	say := func(kind, text, ref string) {
+	say := func(kind sim.Kind, text, ref string) {
 		s.Record(sim.Event{Kind: kind, Lane: "consumer", Text: text, Ref: ref})
 	}
 	seen := map[string]bool{}
@@ -115,3 +115,10 @@ func byID(id string) Event {
 	}
 	return Event{}
 }
+
+// Kinds of the trace's events, lane "consumer"; Ref is the event id.
+const (
+	Deliver sim.Kind = "deliver" // an event arrives
+	Apply   sim.Kind = "apply"   // the consumer applied it
+	Skip    sim.Kind = "skip"    // the consumer skipped it
+)

@@ -85,8 +85,9 @@ func TestLedgerOfTheDoubleCharge(t *testing.T) {
 }
 
 type step struct {
-	kind, lane, to, ref string
-	at                  time.Duration
+	kind          sim.Kind
+	lane, to, ref string
+	at            time.Duration
 }
 
 // Row 2, event by event: the first answer is lost after the charge, the
@@ -106,7 +107,7 @@ func TestTraceOfTheDoubleCharge(t *testing.T) {
 		{"receipt", "client", "", "ch_2", 1140 * ms},
 	}
 	checkTrace(t, r.Trace, want)
-	texts := map[string]string{
+	texts := map[sim.Kind]string{
 		"attempt":       "POST /payments, attempt 1",
 		"charge":        "card charged: ch_1 (25.00)",
 		"response":      "201 Created ch_1",

@@ -27,7 +27,7 @@ func TestFigure(t *testing.T) {
 	var refs []string
 	for _, e := range res.Trace {
 		if e.Kind == "replay" || e.Kind == "undo" {
-			refs = append(refs, e.Kind+" "+e.Ref)
+			refs = append(refs, string(e.Kind)+" "+e.Ref)
 		}
 	}
 	if want := "[replay saga:flight undo saga:flight:undo undo saga:charge:undo]"; sprint(refs) != want {

@@ -81,9 +81,9 @@ func (r *guardRun) state(upTo int) guardState {
 	s := guardState{statuses: map[int]int{}, charged: map[string]bool{}}
 	for _, e := range r.res.Trace[:upTo] {
 		switch e.Kind {
-		case "insert":
+		case guard.Insert:
 			s.rows++
-		case "charge":
+		case guard.Charge:
 			s.pays = append(s.pays, e.Ref)
 			s.charged[e.Lane] = true
 			if isBurst(e.Lane) {
@@ -91,9 +91,9 @@ func (r *guardRun) state(upTo int) guardState {
 			} else {
 				s.followCharges++
 			}
-		case "update":
+		case guard.Update:
 			s.saved = e.Ref
-		case "answer":
+		case guard.Answered:
 			if isBurst(e.Lane) {
 				s.statuses[r.answerOf(e.Lane).Status]++
 				s.answered++
@@ -215,32 +215,32 @@ func (r *guardRun) Output(h *HTML, step int) {
 // cell is how an event shows in its lane: a short code and a class.
 func cell(e sim.Event, a guard.Answer) (code, class string) {
 	switch e.Kind {
-	case "select":
-		if strings.Contains(e.Text, "absent") {
+	case guard.Select:
+		if !e.OK {
 			return "none", "k-read"
 		}
 		return "found", "k-read"
-	case "card":
+	case guard.Card:
 		return "card", "k-card"
-	case "charge":
+	case guard.Charge:
 		return "$", "k-charge"
-	case "insert":
-		if strings.Contains(e.Text, "claimed") {
+	case guard.Insert:
+		if e.OK {
 			return "claim", "k-insert"
 		}
 		return "row", "k-insert"
-	case "conflict":
+	case guard.Conflict:
 		return "✕", "k-conflict"
-	case "update":
+	case guard.Update:
 		return "save", "k-save"
-	case "answer":
+	case guard.Answered:
 		code = Itoa(a.Status)
 		if a.Replayed {
 			code += "↺"
 		}
 		return code, "k-answer s" + Itoa(a.Status)
 	}
-	return e.Kind, "k-other"
+	return string(e.Kind), "k-other"
 }
 
 // timeline writes the burst as a table: a row per request, a column per
@@ -310,10 +310,11 @@ func (r *guardRun) eventCell(h *HTML, i int, a guard.Answer, future, now bool) {
 	if now {
 		cls += " now"
 	}
-	h.Open("td", "class", cls, "title", e.Text)
+	text := e.Sentence()
+	h.Open("td", "class", cls, "title", text)
 	h.Elem("span", code, "class", "g-code", "aria-hidden", "true")
 	if !future {
-		h.Elem("span", e.Text, "class", "w-sr")
+		h.Elem("span", text, "class", "w-sr")
 	}
 	h.Close("td")
 }

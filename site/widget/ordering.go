@@ -57,9 +57,9 @@ func (r *orderingRun) Output(h *HTML, step int) {
 	var seenIDs []string
 	for _, e := range r.res.Trace[:step] {
 		switch e.Kind {
-		case "deliver":
+		case ordering.Deliver:
 			fates = append(fates, "")
-		case "apply":
+		case ordering.Apply:
 			ev := eventOf(e.Ref)
 			plan = ev.Plan
 			mark = max(mark, ev.At)
@@ -68,7 +68,7 @@ func (r *orderingRun) Output(h *HTML, step int) {
 				seen[ev.ID] = true
 				seenIDs = append(seenIDs, ev.ID)
 			}
-		case "skip":
+		case ordering.Skip:
 			fates[len(fates)-1] = "skipped"
 		}
 	}

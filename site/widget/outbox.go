@@ -51,23 +51,23 @@ func (r *outboxRun) Output(h *HTML, step int) {
 	)
 	for _, e := range r.res.Trace[:step] {
 		switch e.Kind {
-		case "commit":
+		case outbox.Commit:
 			rows = append(rows, e.Ref)
-		case "publish":
+		case outbox.Publish:
 			broker = append(broker, e.Ref)
-		case "mark":
+		case outbox.Mark:
 			sent[e.Ref] = true
-		case "crash":
+		case outbox.Crash:
 			relayDown = true
-		case "restart":
+		case outbox.Restart:
 			relayDown = false
-		case "email":
+		case outbox.Email:
 			emails++
 			emailed[e.Ref]++
 			if r.p.Inbox {
 				inbox = append(inbox, e.Ref)
 			}
-		case "skip":
+		case outbox.Skip:
 			skipped++
 		}
 	}

@@ -44,10 +44,10 @@ func (r paymentRun) Output(h *HTML, step int) {
 		step = len(r.Trace)
 	}
 	seen := r.Trace[:step]
-	charges := seen.Count("charge")
+	charges := seen.Count(payment.EvCharge)
 	receipt := ""
 	for _, e := range seen {
-		if e.Kind == "receipt" {
+		if e.Kind == payment.EvReceipt {
 			receipt = e.Ref
 		}
 	}
@@ -60,7 +60,7 @@ func (r paymentRun) Output(h *HTML, step int) {
 	h.Close("div")
 	h.Open("ol", "class", "seq-rows")
 	for i, e := range r.Trace {
-		lost := i+1 < len(r.Trace) && strings.HasSuffix(r.Trace[i+1].Kind, "-lost")
+		lost := i+1 < len(r.Trace) && payment.Lost(r.Trace[i+1].Kind)
 		seqRow(h, r.Trace, e, lost, i, step)
 	}
 	h.Close("ol")
@@ -115,7 +115,7 @@ func (r paymentRun) Output(h *HTML, step int) {
 }
 
 func seqRow(h *HTML, trace sim.Trace, e sim.Event, lost bool, i, step int) {
-	cls := "ev ev-" + e.Kind + " on-" + e.Lane
+	cls := "ev ev-" + string(e.Kind) + " on-" + e.Lane
 	if e.To != "" {
 		cls += " msg to-" + e.To
 		if lost {
@@ -137,7 +137,7 @@ func seqRow(h *HTML, trace sim.Trace, e sim.Event, lost bool, i, step int) {
 	if e.To != "" {
 		h.Open("span", "class", "arrow", "aria-hidden", "true").Close("span")
 	}
-	h.Elem("span", e.Text, "class", "label")
+	h.Elem("span", e.Sentence(), "class", "label")
 	h.Close("li")
 }
 

@@ -1,8 +1,6 @@
 package widget
 
 import (
-	"strings"
-
 	"github.com/retrylab/retrylab/engine/saga"
 )
 
@@ -54,17 +52,17 @@ func (r *sagaRun) Output(h *HTML, step int) {
 	for _, e := range r.res.Trace[:step] {
 		ef := effects[e.Lane]
 		switch e.Kind {
-		case "do":
+		case saga.Do:
 			ef.Done++
-		case "undo":
+		case saga.Undo:
 			ef.Undone++
-		case "replay":
+		case saga.Replay:
 			replays[e.Lane]++
-		case "log":
-			log = append(log, strings.TrimPrefix(e.Text, "Log: "))
-		case "crash":
+		case saga.Log:
+			log = append(log, e.Ref+" "+e.Detail+".")
+		case saga.Crash:
 			down = true
-		case "resume":
+		case saga.Resume:
 			down = false
 		}
 		effects[e.Lane] = ef
