@@ -4,10 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"maps"
 	"reflect"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/retrylab/retrylab/engine/figures"
 	"github.com/retrylab/retrylab/engine/param"
 	"github.com/retrylab/retrylab/site/widget"
 )
@@ -53,29 +57,47 @@ func want(t *testing.T, what string, got map[string]any, fields map[string]any) 
 	}
 }
 
-// The published figures, through the command line.
+// The published figures (engine/figures), through the command line.
 func TestSimJSONFigures(t *testing.T) {
-	want(t, "backoff none", simJSON(t, "backoff", "--policy", "none"), map[string]any{"calls": 10500, "last_served_s": 132.7, "slots": 1328, "waves": 20})
-	want(t, "budget", simJSON(t, "budget"), map[string]any{"calls": 1109})
-	want(t, "budget off", simJSON(t, "budget", "--budget", "off"), map[string]any{"calls": 4000})
-	want(t, "storm", simJSON(t, "storm"), map[string]any{"healthy": 80, "slow": 20, "recovered_after_s": nil})
-	want(t, "storm budget", simJSON(t, "storm", "--budget=on"), map[string]any{"healthy": 80, "slow": 20, "recovered_after_s": 20})
-	want(t, "storm budget skip", simJSON(t, "storm", "--budget", "on", "--skip-expired", "on"), map[string]any{"healthy": 80, "slow": 40, "recovered_after_s": 0})
-	want(t, "guard", simJSON(t, "guard", "--n", "20"), map[string]any{"rows": 20, "charges": 20, "statuses": map[string]int{"201": 20}})
-	want(t, "guard claim", simJSON(t, "guard", "--strategy", "claim-before-work"),
-		map[string]any{"rows": 1, "charges": 1, "statuses": map[string]int{"201": 1, "409": 19}})
-	want(t, "guard constraint", simJSON(t, "guard", "--strategy", "constraint-after-charge"),
-		map[string]any{"rows": 1, "charges": 20, "statuses": map[string]int{"201": 1, "409": 19}})
-	want(t, "payment", simJSON(t, "payment"), map[string]any{"charges": 2, "receipt": "ch_2"})
-	want(t, "payment lose-request", simJSON(t, "payment", "--faults", "lose-request,ok"), map[string]any{"charges": 1, "receipt": "ch_1"})
-	want(t, "payment keys", simJSON(t, "payment", "--keys", "per-intent"), map[string]any{"charges": 1, "receipt": "ch_1", "replayed": true})
-	want(t, "payment per-attempt", simJSON(t, "payment", "--keys", "per-attempt"), map[string]any{"charges": 2, "receipt": "ch_2"})
-	want(t, "outbox", simJSON(t, "outbox"), map[string]any{"published": 2, "emails": 1})
-	want(t, "saga", simJSON(t, "saga"), map[string]any{"charges": 1, "undos": 1})
-	want(t, "ordering dedupe", simJSON(t, "ordering", "--strategy", "dedupe"), map[string]any{"plan": "starter"})
-	want(t, "ordering watermark", simJSON(t, "ordering", "--strategy", "watermark", "--arrival", "evt_2, evt_1, evt_2"), map[string]any{"plan": "pro"})
-	want(t, "sent-marker", simJSON(t, "sent-marker"), map[string]any{"sent": 1})
-	want(t, "cas", simJSON(t, "cas"), map[string]any{"shipments": 1, "version": 8})
+	for _, r := range figures.Rows {
+		args := []string{r.Model}
+		for _, k := range slices.Sorted(maps.Keys(r.Params)) {
+			args = append(args, "--"+k, r.Params[k])
+		}
+		got := simJSON(t, args...)
+		for k, want := range r.Want {
+			if g := jsonFigure(got, k); g != want {
+				t.Errorf("sim %v: %s = %q, want %q (%v)", args, k, g, want, got)
+			}
+		}
+	}
+}
+
+// jsonFigure reads the figure the table calls name from a --json summary.
+func jsonFigure(m map[string]any, name string) string {
+	switch name {
+	case "last-served":
+		return strconv.FormatFloat(m["last_served_s"].(float64), 'f', 1, 64)
+	case "recovered":
+		if m["recovered_after_s"] == nil {
+			return "never"
+		}
+		return strconv.FormatFloat(m["recovered_after_s"].(float64), 'f', -1, 64)
+	case "statuses":
+		st := m["statuses"].(map[string]any)
+		var parts []string
+		for _, c := range slices.Sorted(maps.Keys(st)) {
+			parts = append(parts, c+":"+strconv.FormatFloat(st[c].(float64), 'f', -1, 64))
+		}
+		return strings.Join(parts, ",")
+	}
+	switch v := m[name].(type) {
+	case float64:
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	case string:
+		return v
+	}
+	return "<no " + name + ">"
 }
 
 // Full jitter depends on the seed, and the same seed gives the same run.
@@ -89,7 +111,7 @@ func TestSeed(t *testing.T) {
 	if a["calls"] == c["calls"] && a["last_served_s"] == c["last_served_s"] {
 		t.Fatal("seeds 3 and 4 gave the same run")
 	}
-	if n := a["calls"].(float64); n < 4950 || n > 5100 {
+	if n := a["calls"].(float64); n < float64(figures.FullJitter.CallsMin) || n > float64(figures.FullJitter.CallsMax) {
 		t.Fatalf("full jitter: %v calls", n)
 	}
 }
@@ -164,7 +186,7 @@ func TestTextTable(t *testing.T) {
 	for _, s := range []string{
 		"backoff: policy=none compare=full clients=1000 capacity=50 slot=0.1 base=0.1 cap=10 seed=1",
 		"compared with     full",
-		"calls             10500", "last served       132.7 s", "busy slots        20",
+		"calls             " + figures.Of("backoff")[0].Want["calls"], "last served       " + figures.Of("backoff")[0].Want["last-served"] + " s", "busy slots        20",
 	} {
 		if code != 0 || !strings.Contains(out, s) {
 			t.Errorf("sim backoff: no %q in\n%s", s, out)

@@ -4,10 +4,12 @@ import (
 	"container/heap"
 	"errors"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/retrylab/retrylab/engine/figures"
 	"github.com/retrylab/retrylab/engine/param"
 	"github.com/retrylab/retrylab/engine/sim"
 )
@@ -23,8 +25,9 @@ func TestNoneFigures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Calls != 10500 || res.LastServedS != 132.7 || res.Waves != 20 {
-		t.Fatalf("calls %d, last served %v s, waves %d; want 10500, 132.7, 20", res.Calls, res.LastServedS, res.Waves)
+	want := figures.Of("backoff")[0].Want // 10,500 calls, 132.7 s
+	if strconv.Itoa(res.Calls) != want["calls"] || strconv.FormatFloat(res.LastServedS, 'f', 1, 64) != want["last-served"] || res.Waves != 20 {
+		t.Fatalf("calls %d, last served %v s, waves %d; want %s, %s, 20", res.Calls, res.LastServedS, res.Waves, want["calls"], want["last-served"])
 	}
 	if res.LastServed != 132700*time.Millisecond {
 		t.Fatalf("last served at %v, want exactly 2m12.7s", res.LastServed)
