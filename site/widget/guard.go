@@ -7,12 +7,8 @@ import (
 	"time"
 
 	"github.com/retrylab/retrylab/engine/guard"
-	"github.com/retrylab/retrylab/engine/param"
 	"github.com/retrylab/retrylab/engine/sim"
 )
-
-// MaxSeed bounds a random widget's seed.
-const MaxSeed = param.MaxSeed
 
 // Guard is twenty identical requests with one key arriving at once, and
 // three ways a handler can try to charge once.
@@ -137,7 +133,7 @@ func statusList(m map[int]int) string {
 // request and one column per instant, then the follow-ups.
 func (r *guardRun) Output(h *HTML, step int) {
 	steps := r.Steps()
-	step = max(0, min(step, steps))
+	step = clampStep(step, steps)
 	upTo := r.starts[step]
 	s := r.state(upTo)
 	done := step == steps
@@ -413,19 +409,4 @@ func answerWords(a guard.Answer) string {
 		s += ", after charging the card again"
 	}
 	return s
-}
-
-func pluralWord(n int, word string) string {
-	if n == 1 {
-		return word
-	}
-	return word + "s"
-}
-
-// when is s if b holds, else "": for classes that come and go.
-func when(b bool, s string) string {
-	if b {
-		return s
-	}
-	return ""
 }

@@ -37,12 +37,7 @@ func (r paymentRun) Steps() int { return len(r.Trace) }
 // after step events. Rows not yet reached keep their place, invisible, so
 // the widget does not jump while it replays.
 func (r paymentRun) Output(h *HTML, step int) {
-	if step < 0 {
-		step = 0
-	}
-	if step > len(r.Trace) {
-		step = len(r.Trace)
-	}
+	step = clampStep(step, len(r.Trace))
 	seen := r.Trace[:step]
 	charges := seen.Count(payment.EvCharge)
 	receipt := ""
@@ -168,16 +163,3 @@ func paymentVerdict(r payment.Result, charges int, receipt string, done bool) st
 		return "Nothing charged: the client gave up."
 	}
 }
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return Itoa(n) + " " + word + "s"
-}
-
-// Money formats cents as units with two decimals: 2500 -> "25.00".
-var Money = sim.Money
-
-// Seconds formats a virtual time as seconds with two decimals: "1.04 s".
-var Seconds = sim.Seconds
