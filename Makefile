@@ -11,7 +11,7 @@ WASM_PKGS = $(shell GOOS=js GOARCH=wasm $(GO) list -deps ./wasm/ | grep '^github
 WRANGLER  := build/worker/node_modules/.bin/wrangler
 LIGHTHOUSE := bench/node_modules/.bin/lighthouse
 
-.PHONY: serve site test test-go test-wasm lint deps clean bench bench-deps api worker-dev
+.PHONY: serve site test test-go test-wasm lint deps clean bench bench-deps api worker-dev lab
 
 ## serve: build the site and serve it on localhost:8080 with live reload
 serve:
@@ -46,6 +46,11 @@ test-wasm:
 ## api: the sandbox payments API on localhost:8787, kept in ./retrylab.db
 api:
 	$(GO) run ./cmd/retrylab api
+
+## lab: the guard strategies on a throwaway PostgreSQL (started as the store
+## tests start theirs): 20 duplicates, 6 runs each, printed as one table
+lab: | deps
+	$(GO) run ./internal/lab/labtable
 
 ## worker-dev: the same API as a Cloudflare Worker, under wrangler dev --local
 ## with a local D1 database, on localhost:8787

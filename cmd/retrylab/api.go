@@ -19,6 +19,8 @@ import (
 	"github.com/retrylab/retrylab/engine/idem/idemhttp"
 	"github.com/retrylab/retrylab/engine/idem/sqlstore/postgres"
 	"github.com/retrylab/retrylab/engine/idem/sqlstore/sqlite"
+	"github.com/retrylab/retrylab/internal/cors"
+	"golang.org/x/net/netutil"
 )
 
 // apiConfig is what `retrylab api` is told.
@@ -27,7 +29,36 @@ type apiConfig struct {
 	db    string // a SQLite file, a postgres:// URL, or "memory"
 	lease time.Duration
 	ttl   time.Duration
+	// The server's limits; zero means the default below (tests set
+	// shorter ones).
+	readHeader, read, write, idle time.Duration
+	maxConns                      int
+	sites                         string // origins whose pages may call the API from a browser (CORS), comma-separated
 }
+
+// The server's limits against slow and greedy clients.
+const (
+	// readHeaderTimeout: a client has 10 s to send its headers.
+	readHeaderTimeout = 10 * time.Second
+	// readTimeout is the deadline for the whole request, headers and
+	// body: 15 s. The largest body is 64 KiB (idemhttp.MaxBody), which a
+	// phone on a poor 64 kbit/s link sends in about 8 s; a client slower
+	// than that is holding a connection, not paying.
+	readTimeout = 15 * time.Second
+	// writeTimeout runs from the end of the headers to the end of the
+	// answer: the body (at most 15 s), the work (slow=MS, at most 10 s,
+	// and a few store statements) and the answer itself: 30 s.
+	writeTimeout = 30 * time.Second
+	// idleTimeout closes a kept-alive connection with no request for a
+	// minute.
+	idleTimeout = time.Minute
+	// maxConns caps the connections served at once: 512, half of the
+	// common 1,024 file descriptors a process gets, leaving the rest to
+	// the database and the log. A connection beyond it waits in the
+	// kernel's backlog until one closes; with readTimeout no client can
+	// hold a slot longer than 15 s without sending a whole request.
+	maxConns = 512
+)
 
 // apiFlags declares `retrylab api`'s flags on fs.
 func apiFlags(fs *flag.FlagSet) *apiConfig {
@@ -35,7 +66,8 @@ func apiFlags(fs *flag.FlagSet) *apiConfig {
 	fs.StringVar(&c.addr, "addr", "localhost:8787", "`host:port` to listen on")
 	fs.StringVar(&c.db, "db", "retrylab.db", "where keys and payments are kept: a SQLite `file`, a postgres:// URL, or memory")
 	fs.DurationVar(&c.lease, "lease", idem.DefaultLease, "how long a claim on a key holds before a retry may take it over")
-	fs.DurationVar(&c.ttl, "ttl", idem.DefaultTTL, "how long a key is remembered; after that the same key is a new request")
+	fs.DurationVar(&c.ttl, "ttl", idem.DefaultTTL, "how long a key is remembered after its request finished; after that the same key is a new request (at least 2 leases)")
+	fs.StringVar(&c.sites, "site-origins", "", "`origins` (comma-separated, such as https://retrylab.example) whose pages may call the API from a browser")
 	return c
 }
 
@@ -59,8 +91,12 @@ func runAPI(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "retrylab api: unexpected argument %q\n", fs.Arg(0))
 		return exitUsage
 	}
-	if cfg.lease <= 0 || cfg.ttl <= 0 {
-		fmt.Fprintln(stderr, "retrylab api: --lease and --ttl must be positive")
+	if _, err := cors.ParseOrigins(cfg.sites); err != nil {
+		fmt.Fprintf(stderr, "retrylab api: --site-origins: %v\n", err)
+		return exitUsage
+	}
+	if err := idem.CheckWindows(cfg.lease, cfg.ttl); err != nil {
+		fmt.Fprintf(stderr, "retrylab api: --lease %v --ttl %v: %v\n", cfg.lease, cfg.ttl, err)
 		return exitUsage
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -107,6 +143,17 @@ const purgeEvery = time.Hour
 // letting requests in progress finish. ready, if not nil, receives the
 // server's base URL once it listens.
 func serveAPI(ctx context.Context, cfg apiConfig, stdout, stderr io.Writer, ready chan<- string) int {
+	for _, d := range []struct {
+		v   *time.Duration
+		def time.Duration
+	}{{&cfg.readHeader, readHeaderTimeout}, {&cfg.read, readTimeout}, {&cfg.write, writeTimeout}, {&cfg.idle, idleTimeout}} {
+		if *d.v <= 0 {
+			*d.v = d.def
+		}
+	}
+	if cfg.maxConns <= 0 {
+		cfg.maxConns = maxConns
+	}
 	store, desc, err := openStore(ctx, cfg.db)
 	if err != nil {
 		fmt.Fprintf(stderr, "retrylab api: %v\n", err)
@@ -118,6 +165,7 @@ func serveAPI(ctx context.Context, cfg apiConfig, stdout, stderr io.Writer, read
 		fmt.Fprintf(stderr, "retrylab api: %v\n", err)
 		return exitFail
 	}
+	ln = netutil.LimitListener(ln, cfg.maxConns)
 	base := "http://" + displayAddr(cfg.addr, ln.Addr())
 
 	var logMu sync.Mutex
@@ -126,10 +174,9 @@ func serveAPI(ctx context.Context, cfg apiConfig, stdout, stderr io.Writer, read
 		fmt.Fprintln(stderr, e.Time.Format("15:04:05.000"), e.String())
 		logMu.Unlock()
 	}}
-	// Timeouts: headers within 10 s; a whole request, slow=10000 fault
-	// included, within 10 s of work plus 20 s to send it and read the
-	// answer.
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, WriteTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute}
+	sites, _ := cors.ParseOrigins(cfg.sites) // checked by runAPI
+	srv := &http.Server{Handler: cors.Allow(h, sites), ReadHeaderTimeout: cfg.readHeader, ReadTimeout: cfg.read,
+		WriteTimeout: cfg.write, IdleTimeout: cfg.idle}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 
@@ -139,6 +186,7 @@ func serveAPI(ctx context.Context, cfg apiConfig, stdout, stderr io.Writer, read
 	fmt.Fprintf(stdout, "  curl -i %s/v1/payments \\\n", base)
 	fmt.Fprintf(stdout, "    -H 'Authorization: Bearer sk_test_mine' \\\n")
 	fmt.Fprintf(stdout, "    -H 'Idempotency-Key: order-1001' \\\n")
+	fmt.Fprintf(stdout, "    -H 'Content-Type: application/json' \\\n")
 	fmt.Fprintf(stdout, "    -d '{\"amount\": 2500, \"currency\": \"usd\"}'\n\n")
 	fmt.Fprintf(stdout, "See the card's charges:\n\n  curl %s/v1/charges -H 'Authorization: Bearer sk_test_mine'\n\n", base)
 	fmt.Fprintf(stdout, "Lose things on purpose with -H 'Retrylab-Fault: %s'.\n", idemhttp.FaultNames)

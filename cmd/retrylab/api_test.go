@@ -37,12 +37,17 @@ func (s *syncBuffer) String() string {
 // URL, its output, and a stop function that returns its exit status.
 func startAPI(t *testing.T, db string) (base string, stdout, stderr *syncBuffer, stop func() int) {
 	t.Helper()
+	return startAPIWith(t, apiConfig{addr: "127.0.0.1:0", db: db, lease: time.Minute, ttl: 24 * time.Hour})
+}
+
+func startAPIWith(t *testing.T, cfg apiConfig) (base string, stdout, stderr *syncBuffer, stop func() int) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	stdout, stderr = &syncBuffer{}, &syncBuffer{}
 	ready := make(chan string, 1)
 	done := make(chan int, 1)
 	go func() {
-		done <- serveAPI(ctx, apiConfig{addr: "127.0.0.1:0", db: db, lease: time.Minute, ttl: 24 * time.Hour}, stdout, stderr, ready)
+		done <- serveAPI(ctx, cfg, stdout, stderr, ready)
 	}()
 	select {
 	case base = <-ready:
@@ -176,6 +181,14 @@ func TestAPIAndLoadUsage(t *testing.T) {
 	} {
 		if code, _, errs := cli(args...); code != exitUsage || errs == "" {
 			t.Errorf("retrylab %v: exit %d, stderr %q; want a usage error", args, code, errs)
+		}
+	}
+	// A TTL shorter than two leases is refused before anything starts,
+	// with the reason.
+	for _, args := range [][]string{{"--ttl", "5s", "--lease", "1m"}, {"--lease", "5s", "--ttl", "8s"}} {
+		code, _, errs := cli(append([]string{"api", "--db", "memory", "--addr", "127.0.0.1:0"}, args...)...)
+		if code != exitUsage || !strings.Contains(errs, "at least 2 leases") {
+			t.Errorf("retrylab api %v: exit %d, stderr %q; want exit 2 saying the TTL must be at least 2 leases", args, code, errs)
 		}
 	}
 	if code, _, errs := cli("api", "--db", filepath.Join(t.TempDir(), "no", "such", "dir", "x.db"), "--addr", "127.0.0.1:0"); code != exitFail || !strings.Contains(errs, "SQLite") {

@@ -43,6 +43,7 @@ var commands = []command{
 	{"sim", "run a simulator and print its summary", runSim},
 	{"api", "serve the sandbox payments API (Idempotency-Key, fault injection)", runAPI},
 	{"load", "measure the API: new keys and replays per second, and double charges", runLoad},
+	{"lab", "run the guard strategies on a real database: rows and charges per run", runLab},
 }
 
 // run is the whole program, with its arguments and output passed in so that

@@ -123,7 +123,7 @@ func TestUsageErrors(t *testing.T) {
 		says []string
 	}{
 		{nil, []string{"usage: retrylab"}},
-		{[]string{"frob"}, []string{`unknown command "frob"`, "known: api, load, sim"}},
+		{[]string{"frob"}, []string{`unknown command "frob"`, "known: api, lab, load, sim"}},
 		{[]string{"sim"}, []string{"name a model", "backoff, budget, cas, guard, ordering, outbox, payment, saga, sent-marker, storm"}},
 		{[]string{"sim", "nope"}, []string{`unknown model "nope"`, "backoff, budget, cas, guard, ordering, outbox, payment, saga, sent-marker, storm"}},
 		{[]string{"sim", "backoff", "--foo", "3"}, []string{"unknown parameter --foo", "--base, --cap, --capacity, --clients, --compare, --json, --policy, --seed, --slot"}},

@@ -290,8 +290,13 @@ func readContent(root, dir, origin string) ([]*article, error) {
 	if len(files) == 0 {
 		return nil, fmt.Errorf("%s: no .md files", displayPath(root, dir))
 	}
+	live, err := liveOptions(root)
+	if err != nil {
+		return nil, err
+	}
 	conv := markdown.New(markdown.WithSourceRoot(root),
-		markdown.WithWidgetOptions(markdown.EmbedOrigin(origin)))
+		markdown.WithWidgetOptions(markdown.EmbedOrigin(origin)),
+		markdown.WithLiveOptions(live...))
 	var (
 		pages []*article
 		errs  []error

@@ -18,6 +18,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/retrylab/retrylab/engine/idem/idemhttp"
 )
 
 // server serves a built site the way Netlify does: the [[headers]] rules of
@@ -27,7 +29,8 @@ import (
 type server struct {
 	dir     string
 	headers atomic.Pointer[[]HeaderRule]
-	live    *broker // nil without live reload
+	live    *broker      // nil without live reload
+	api     http.Handler // the sandbox API at /v1/, under serve; nil otherwise
 }
 
 // newServer returns a handler for the site built at dir, applying rules to
@@ -53,6 +56,12 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p := r.URL.Path
 	if !strings.HasPrefix(p, "/") {
 		p = "/" + p
+	}
+	if s.api != nil && (p == "/v1" || strings.HasPrefix(p, "/v1/")) {
+		// The API's answers, as the API sends them: none of the pages'
+		// headers apply to them in production either.
+		s.api.ServeHTTP(w, r)
+		return
 	}
 	h := w.Header()
 	h.Set("Cache-Control", netlifyCacheControl)
@@ -256,6 +265,10 @@ func injectLive(page []byte) []byte {
 	return append(out, page[i:]...)
 }
 
+// devAPI is the sandbox API as `serve` answers it at /v1/: the handler of
+// `retrylab api`, kept in memory, with its default lease and expiry.
+func devAPI() http.Handler { return &idemhttp.Handler{Store: idemhttp.NewMemoryStore()} }
+
 // serveConfig is what `sitegen serve` needs.
 type serveConfig struct {
 	buildConfig
@@ -271,6 +284,10 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 		return err
 	}
 	srv := newServer(cfg.Out, rules, true)
+	// The sandbox API answers /v1/ on this origin, kept in memory, so that
+	// the API page's live panel, which asks its own origin first, works
+	// with no set-up.
+	srv.api = devAPI()
 
 	// The first build runs in this process: its code is the code just
 	// compiled. Later ones run in a child built afresh (see childBuild).

@@ -24,8 +24,10 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/retrylab/retrylab/engine/idem"
 	"github.com/retrylab/retrylab/engine/idem/idemhttp"
 	"github.com/retrylab/retrylab/engine/idem/sqlstore"
+	"github.com/retrylab/retrylab/internal/cors"
 	"github.com/syumai/workers"
 	"github.com/syumai/workers/cloudflare"
 	"github.com/syumai/workers/cloudflare/d1"
@@ -36,21 +38,30 @@ func main() {
 	if err != nil {
 		panic("retrylab worker: no D1 database bound as DB (see build/worker/wrangler.toml): " + err.Error())
 	}
+	lease, ttl := duration("RETRYLAB_LEASE", idem.DefaultLease), duration("RETRYLAB_TTL", idem.DefaultTTL)
+	if err := idem.CheckWindows(lease, ttl); err != nil {
+		panic("retrylab worker: RETRYLAB_LEASE=" + lease.String() + ", RETRYLAB_TTL=" + ttl.String() + ": " + err.Error())
+	}
 	h := &idemhttp.Handler{
 		Store: sqlstore.New(sql.OpenDB(conn), sqlstore.SQLite),
-		Lease: duration("RETRYLAB_LEASE"),
-		TTL:   duration("RETRYLAB_TTL"),
+		Lease: lease,
+		TTL:   ttl,
 		Log:   func(e idemhttp.Entry) { fmt.Println(e.String()) },
 	}
-	workers.Serve(h)
+	// The handbook's pages call the API from readers' browsers: CORS for
+	// the site origins in RETRYLAB_SITE_ORIGINS, and for no other.
+	sites, err := cors.ParseOrigins(cloudflare.Getenv("RETRYLAB_SITE_ORIGINS"))
+	if err != nil {
+		panic("retrylab worker: RETRYLAB_SITE_ORIGINS: " + err.Error())
+	}
+	workers.Serve(cors.Allow(h, sites))
 }
 
-// duration reads a Go duration from the worker's vars; 0 (the default)
-// when unset.
-func duration(name string) time.Duration {
+// duration reads a Go duration from the worker's vars; def when unset.
+func duration(name string, def time.Duration) time.Duration {
 	s := cloudflare.Getenv(name)
 	if s == "" {
-		return 0
+		return def
 	}
 	d, err := time.ParseDuration(s)
 	if err != nil || d <= 0 {

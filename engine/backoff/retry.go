@@ -16,10 +16,14 @@ type Outcome struct {
 }
 
 // Retryable reports whether a call that came to o is worth repeating: no
-// answer at all (a connection error, a timeout), or a status that says "not
-// now" rather than "not this": 408, 429, 500, 502, 503, 504. Every other
-// status is final, a success or an error that a retry would only repeat
-// (400, 401, 403, 404, 422, ...).
+// answer at all (a connection error, a timeout), a status that says "not
+// now" rather than "not this" (408, 429, 500, 502, 503, 504), or a 409 that
+// carries Retry-After, which is how an idempotency-key server says "the
+// first request with this key is still running": the retry will get that
+// request's answer. A 409 without Retry-After is a real conflict (a taken
+// name, a stale version) and final. Every other status is final too, a
+// success or an error that a retry would only repeat (400, 401, 403, 404,
+// 422, 501, 505, ...).
 func (o Outcome) Retryable() bool {
 	if o.Err != nil || o.Status == 0 {
 		return true
@@ -27,6 +31,8 @@ func (o Outcome) Retryable() bool {
 	switch o.Status {
 	case 408, 429, 500, 502, 503, 504:
 		return true
+	case 409:
+		return o.RetryAfter > 0
 	}
 	return false
 }

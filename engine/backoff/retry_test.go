@@ -43,9 +43,11 @@ func TestRetryTwo503sThenSuccess(t *testing.T) {
 }
 
 // A 422 is the server saying "not this request": 1 call, returned at once.
-// So are the other statuses a retry cannot change.
+// So are the other statuses a retry cannot change: a 409 without
+// Retry-After (a real conflict), and the 5xx that name a missing feature
+// (501) or protocol version (505) rather than a passing failure.
 func TestRetryNeverRepeatsAFinalAnswer(t *testing.T) {
-	for _, status := range []int{200, 201, 400, 401, 403, 404, 409, 422, 501} {
+	for _, status := range []int{200, 201, 400, 401, 403, 404, 409, 422, 501, 505} {
 		rep, err := Retry(DefaultRetryPolicy(), sim.NewRand(1), script(t, Outcome{Status: status}))
 		if err != nil {
 			t.Fatal(err)
@@ -56,12 +58,14 @@ func TestRetryNeverRepeatsAFinalAnswer(t *testing.T) {
 	}
 }
 
-// Connection errors, timeouts and 408, 429, 500, 502, 503, 504 are retried
-// until the attempts run out.
+// Connection errors, timeouts, 408, 429, 500, 502, 503, 504 and a 409 with
+// Retry-After (the key's first request still running) are retried until
+// the attempts run out.
 func TestRetryRepeatsTransientFailures(t *testing.T) {
 	transient := []Outcome{
 		{Err: errors.New("connection refused")}, {Err: errors.New("timeout")}, {},
 		{Status: 408}, {Status: 429}, {Status: 500}, {Status: 502}, {Status: 503}, {Status: 504},
+		{Status: 409, RetryAfter: time.Second},
 	}
 	for _, o := range transient {
 		p := DefaultRetryPolicy()
@@ -72,6 +76,18 @@ func TestRetryRepeatsTransientFailures(t *testing.T) {
 		if rep.Calls != p.Attempts || rep.Stopped != StopAttempts || len(rep.Waits) != p.Attempts-1 {
 			t.Errorf("%+v: %d calls, stopped %q; want %d, attempts", o, rep.Calls, rep.Stopped, p.Attempts)
 		}
+	}
+}
+
+// A 409 "still running" with Retry-After is waited out, and the retry gets
+// the first request's answer: 2 calls, one wait of at least Retry-After.
+func TestRetryWaitsOutAnInFlight409(t *testing.T) {
+	rep, err := Retry(DefaultRetryPolicy(), sim.NewRand(1), script(t, Outcome{Status: 409, RetryAfter: time.Second}, Outcome{Status: 201}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Calls != 2 || len(rep.Waits) != 1 || rep.Waits[0] < time.Second || rep.Last.Status != 201 || rep.Stopped != StopFinal {
+		t.Errorf("%d calls, waits %v, last %d, stopped %q; want 2 calls, one wait >= 1 s, 201", rep.Calls, rep.Waits, rep.Last.Status, rep.Stopped)
 	}
 }
 

@@ -1,9 +1,9 @@
 package idem
 
 import (
+	"bytes"
 	"slices"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -51,7 +51,14 @@ func Canonical(body []byte) ([]byte, error) {
 	if p.pos < len(p.in) {
 		return nil, p.errorf(p.pos, "unexpected "+describe(p.in[p.pos])+" after the JSON value")
 	}
-	return p.out, nil
+	if !p.unsorted {
+		return p.out, nil
+	}
+	// Some object's members were out of order: write the value again,
+	// each object's members in sorted order. Every byte is copied once,
+	// so the cost stays linear in the body's size at any depth.
+	out := make([]byte, 0, len(p.out))
+	return p.emit(out, 0, len(p.out)), nil
 }
 
 // Fingerprint is the hex SHA-256 of the canonical form of body: the value
@@ -79,6 +86,27 @@ type parser struct {
 	out   []byte
 	depth int
 	str   []byte // scratch for decoded strings
+	// objects are the objects written to out, in the order they open
+	// (so by their start in out), with their members; unsorted says that
+	// at least one has members out of order, for emit to put right.
+	objects  []object
+	unsorted bool
+	// keys holds every decoded object key, end to end; stack the members
+	// of the objects being read, innermost last; sorted the members of
+	// the objects that were out of order, in sorted order. Three arenas,
+	// so that reading an object allocates nothing of its own.
+	keys   []byte
+	stack  []member
+	sorted []member
+}
+
+// object is an object written to out in input order: its span, and its
+// members' spans in sorted order.
+type object struct {
+	start, end int // of '{' and after '}' in out
+	// lo and hi are its members in p.sorted when they were out of order;
+	// lo == hi == 0 when they were in order.
+	lo, hi int
 }
 
 func (p *parser) errorf(offset int, msg string) error {
@@ -140,26 +168,28 @@ func (p *parser) enter() error {
 
 // member is one "key":value pair of an object, as written to out.
 type member struct {
-	key        string // decoded
-	offset     int    // of the key in the input
-	start, end int    // span in out, without the separating comma
+	k0, k1     int // the decoded key is p.keys[k0:k1]
+	offset     int // of the key in the input
+	start, end int // span in out, without the separating comma
 }
 
 func (p *parser) object() error {
 	if err := p.enter(); err != nil {
 		return err
 	}
-	open := len(p.out)
+	index := len(p.objects)
+	p.objects = append(p.objects, object{start: len(p.out)})
 	p.out = append(p.out, '{')
 	p.pos++
 	p.skipSpace()
 	if p.pos < len(p.in) && p.in[p.pos] == '}' {
 		p.pos++
 		p.out = append(p.out, '}')
+		p.objects[index].end = len(p.out)
 		p.depth--
 		return nil
 	}
-	var members []member
+	base := len(p.stack)
 	for {
 		p.skipSpace()
 		if p.pos >= len(p.in) {
@@ -173,7 +203,9 @@ func (p *parser) object() error {
 		if err != nil {
 			return err
 		}
-		m.key = string(k)
+		m.k0 = len(p.keys)
+		p.keys = append(p.keys, k...)
+		m.k1 = len(p.keys)
 		p.out = appendString(p.out, k)
 		p.skipSpace()
 		if p.pos >= len(p.in) {
@@ -189,7 +221,7 @@ func (p *parser) object() error {
 			return err
 		}
 		m.end = len(p.out)
-		members = append(members, m)
+		p.stack = append(p.stack, m)
 		p.skipSpace()
 		if p.pos >= len(p.in) {
 			return p.eof("',' or '}' in an object")
@@ -204,30 +236,67 @@ func (p *parser) object() error {
 		}
 		p.out = append(p.out, ',')
 	}
+	p.out = append(p.out, '}')
 	p.depth--
 
 	// Sort by decoded key; the stable sort keeps duplicates in input order,
-	// so the later of two equal keys is the one reported.
-	slices.SortStableFunc(members, func(a, b member) int { return strings.Compare(a.key, b.key) })
+	// so the later of two equal keys is the one reported. The members stay
+	// where they were written: emit reorders them, once, at the end.
+	members := p.stack[base:]
+	cmp := func(a, b member) int { return bytes.Compare(p.keys[a.k0:a.k1], p.keys[b.k0:b.k1]) }
+	inOrder := slices.IsSortedFunc(members, cmp)
+	if !inOrder {
+		slices.SortStableFunc(members, cmp)
+		p.unsorted = true
+	}
 	dup := -1
 	for i := 1; i < len(members); i++ {
-		if members[i].key == members[i-1].key && (dup < 0 || members[i].offset < members[dup].offset) {
+		if cmp(members[i], members[i-1]) == 0 && (dup < 0 || members[i].offset < members[dup].offset) {
 			dup = i
 		}
 	}
 	if dup >= 0 {
-		return p.errorf(members[dup].offset, "duplicate key "+strconv.Quote(members[dup].key))
+		m := members[dup]
+		return p.errorf(m.offset, "duplicate key "+strconv.Quote(string(p.keys[m.k0:m.k1])))
 	}
-	written := append([]byte(nil), p.out[open+1:]...)
-	p.out = p.out[:open+1]
-	for i, m := range members {
-		if i > 0 {
-			p.out = append(p.out, ',')
-		}
-		p.out = append(p.out, written[m.start-open-1:m.end-open-1]...)
+	o := &p.objects[index]
+	o.end = len(p.out)
+	if !inOrder {
+		o.lo = len(p.sorted)
+		p.sorted = append(p.sorted, members...)
+		o.hi = len(p.sorted)
 	}
-	p.out = append(p.out, '}')
+	p.stack = p.stack[:base]
 	return nil
+}
+
+// emit appends out[lo:hi] to dst with every object in it written with its
+// members in sorted order.
+func (p *parser) emit(dst []byte, lo, hi int) []byte {
+	// The first object starting at or after lo.
+	i, _ := slices.BinarySearchFunc(p.objects, lo, func(o object, at int) int { return o.start - at })
+	for i < len(p.objects) && p.objects[i].start < hi {
+		o := p.objects[i]
+		dst = append(dst, p.out[lo:o.start]...)
+		if o.lo == o.hi {
+			// In order already; objects inside it may not be.
+			dst = append(dst, '{')
+			dst = p.emit(dst, o.start+1, o.end)
+		} else {
+			dst = append(dst, '{')
+			for j, m := range p.sorted[o.lo:o.hi] {
+				if j > 0 {
+					dst = append(dst, ',')
+				}
+				dst = p.emit(dst, m.start, m.end)
+			}
+			dst = append(dst, '}')
+		}
+		lo = o.end
+		// Skip the objects nested in this one.
+		i, _ = slices.BinarySearchFunc(p.objects, lo, func(o object, at int) int { return o.start - at })
+	}
+	return append(dst, p.out[lo:hi]...)
 }
 
 func (p *parser) array() error {

@@ -1,6 +1,7 @@
 package idem
 
 import (
+	"context"
 	"sync"
 	"time"
 )
@@ -21,8 +22,14 @@ func (f ClockFunc) Now() time.Time { return f() }
 // ManualClock is a Clock that moves only when told to. It is safe for
 // concurrent use.
 type ManualClock struct {
-	mu sync.Mutex
-	t  time.Time
+	mu      sync.Mutex
+	t       time.Time
+	waiters []waiter
+}
+
+type waiter struct {
+	until time.Time
+	wake  chan struct{}
 }
 
 // NewManualClock returns a clock that reads t until moved.
@@ -35,9 +42,65 @@ func (c *ManualClock) Now() time.Time {
 	return c.t
 }
 
-// Advance moves the clock forward by d.
+// Advance moves the clock forward by d, waking the Sleeps it ends.
 func (c *ManualClock) Advance(d time.Duration) {
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	c.t = c.t.Add(d)
+	kept := c.waiters[:0]
+	for _, w := range c.waiters {
+		if w.until.After(c.t) {
+			kept = append(kept, w)
+		} else {
+			close(w.wake)
+		}
+	}
+	c.waiters = kept
+}
+
+// Sleep blocks until the clock has been advanced d past the time it read
+// when called, or ctx is done (its error is returned then).
+func (c *ManualClock) Sleep(ctx context.Context, d time.Duration) error {
+	c.mu.Lock()
+	if d <= 0 {
+		c.mu.Unlock()
+		return nil
+	}
+	w := waiter{until: c.t.Add(d), wake: make(chan struct{})}
+	c.waiters = append(c.waiters, w)
 	c.mu.Unlock()
+	select {
+	case <-w.wake:
+		return nil
+	case <-ctx.Done():
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		for i, x := range c.waiters {
+			if x.wake == w.wake {
+				c.waiters = append(c.waiters[:i], c.waiters[i+1:]...)
+				break
+			}
+		}
+		return ctx.Err()
+	}
+}
+
+// NextWake returns the earliest time a Sleep waits for, if any does.
+func (c *ManualClock) NextWake() (time.Time, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var next time.Time
+	for _, w := range c.waiters {
+		if next.IsZero() || w.until.Before(next) {
+			next = w.until
+		}
+	}
+	return next, !next.IsZero()
+}
+
+// Sleepers returns how many Sleeps are waiting on the clock.
+func (c *ManualClock) Sleepers() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.waiters)
 }

@@ -3,30 +3,75 @@ package idem
 import (
 	"context"
 	"errors"
+	"strconv"
 	"time"
 )
 
 const (
-	// DefaultTTL is how long a key is remembered: 24 hours, the window
-	// Stripe documents. A retry later than that runs as a new request.
+	// DefaultTTL is how long a key is remembered after its request
+	// finished: 24 hours, the least Stripe documents keeping its keys. A
+	// retry later than that runs as a new request.
 	DefaultTTL = 24 * time.Hour
 	// DefaultLease is how long a claimant may work before its claim is
-	// presumed crashed and may be taken over. The slowest legitimate
-	// payment is 15 s: a card network call given up after 10 s (what
-	// payment clients commonly allow one attempt) plus 5 store statements
-	// of at most 1 s each under contention. Four times that, for a paused
-	// or swapping process and clock skew between servers of a few seconds,
-	// is 15 s × 4 = 60 s; it also outlasts what load balancers commonly
-	// give a request (30 to 60 s), so a live claimant is not overtaken.
+	// presumed crashed and may be taken over. What bounds the work is the
+	// server's own deadlines, not the client's nor a load balancer's
+	// (they give up on the connection; the server goes on): the slowest
+	// legitimate payment is 15 s, a processor call given up after 10 s
+	// plus 5 store statements of at most 1 s each. Four times that, for a
+	// paused or swapping process and clock skew between servers of a few
+	// seconds, is 15 s × 4 = 60 s. Work that could run longer would have
+	// to renew its lease as it goes; none here can. And should a lease be
+	// overrun all the same, the ledger's fence refuses the late
+	// claimant's charge.
 	DefaultLease = time.Minute
 	// MaxKeyLen is the longest key accepted, in bytes: 255, Stripe's limit,
 	// room enough for a UUID (36) or a prefixed ULID with context.
 	MaxKeyLen = 255
-	// RetryAfter is the Retry-After, in seconds, of a 409: the first request
-	// usually finishes well within a second, and one second keeps a client
-	// from polling in a tight loop.
+	// RetryAfter is the least Retry-After, in seconds, of a 409: the first
+	// request usually finishes well within a second, and one second keeps
+	// a client from polling in a tight loop. A 409 says more when the
+	// claim's lease ends later (see retryAfter).
 	RetryAfter = 1
 )
+
+// CheckWindows reports whether a key store's lease and TTL make sense
+// together: both positive, and the TTL at least MinTTLLeases leases.
+//
+// Why: a client that meets a crashed claim is told to come back when its
+// lease ends (Retry-After), and then waits out the takeover; if that
+// answer is lost too, the client is back within about one more lease.
+// The saved answer must still be there then, or the retry becomes a new
+// payment: so a key must be remembered for at least two leases after its
+// request finished. Since expiry counts from completion and in-flight
+// records never expire, this is about lost answers, not double charges:
+// the store never charges twice for a live key whatever the two are.
+func CheckWindows(lease, ttl time.Duration) error {
+	switch {
+	case lease <= 0 || ttl <= 0:
+		return errors.New("the lease and the TTL must be positive")
+	case ttl < MinTTLLeases*lease:
+		return errors.New("the TTL (" + ttl.String() + ") must be at least " + strconv.Itoa(MinTTLLeases) +
+			" leases (" + (MinTTLLeases * lease).String() + "): a client told to wait out a crashed claim's lease, " +
+			"whose answer is then lost, comes back about a lease later and must still find the saved answer")
+	}
+	return nil
+}
+
+// MinTTLLeases is the least TTL, in leases, that CheckWindows accepts.
+const MinTTLLeases = 2
+
+// retryAfter is the Retry-After, in whole seconds rounded up, of a 409 for
+// a claim whose lease ends at lockedUntil: the time left on the lease,
+// since a crashed claimant's key can be taken over only then, and at
+// least RetryAfter.
+func retryAfter(now, lockedUntil time.Time) int {
+	left := lockedUntil.Sub(now)
+	secs := int((left + time.Second - 1) / time.Second)
+	if secs < RetryAfter {
+		return RetryAfter
+	}
+	return secs
+}
 
 // HTTP statuses the protocol itself answers with (net/http is not imported
 // into engine code).
@@ -106,6 +151,11 @@ func (c *Claim) Key() string { return c.rec.Key }
 // that derives something from it derives the same thing again.
 func (c *Claim) Created() time.Time { return c.rec.Created }
 
+// Fence is the claim's fence (Record.Fence): a ledger that records the
+// work's effects takes it with each one and refuses a stale one, so that
+// a claimant that lost its key to a takeover can no longer act.
+func (c *Claim) Fence() int64 { return c.rec.Fence }
+
 // RecoveryPoint is the last step recorded with Checkpoint on this key: ""
 // for a fresh claim, and where the crashed claimant got to for a takeover.
 func (c *Claim) RecoveryPoint() string { return c.rec.RecoveryPoint }
@@ -179,9 +229,10 @@ type Keeper struct {
 	// Lease is how long a claim is held before it may be taken over;
 	// DefaultLease if zero. It must exceed the longest work.
 	Lease time.Duration
-	// TTL is how long a key is remembered from its first claim; DefaultTTL
-	// if zero. An expired record counts as absent: the same key then runs
-	// the work again, as a new request.
+	// TTL is how long a key is remembered from the end of its request;
+	// DefaultTTL if zero. An expired record counts as absent: the same key
+	// then runs the work again, as a new request. A key in flight never
+	// expires (see Record.ExpiresAt).
 	TTL time.Duration
 }
 
@@ -236,7 +287,8 @@ func (k *Keeper) Do(ctx context.Context, account, key string, body []byte, work 
 		case rec.Fingerprint != fp:
 			return Response{Outcome: Mismatch, Status: statusUnprocessable, Body: []byte(mismatchBody)}, nil
 		case rec.State == InFlight:
-			return Response{Outcome: InProgress, Status: statusConflict, Body: []byte(inProgressBody), RetryAfter: RetryAfter}, nil
+			return Response{Outcome: InProgress, Status: statusConflict, Body: []byte(inProgressBody),
+				RetryAfter: retryAfter(now, rec.LockedUntil)}, nil
 		default:
 			return Response{Outcome: Replayed, Status: rec.Status, Body: rec.Body}, nil
 		}
@@ -259,6 +311,7 @@ func (k *Keeper) Do(ctx context.Context, account, key string, body []byte, work 
 		}
 	}
 	rec.Status, rec.Body = status, out
+	rec.ExpiresAt = k.Clock.Now().Add(ttl) // expiry counts from completion
 	if err := k.Store.Complete(ctx, rec); err != nil {
 		return Response{}, err
 	}

@@ -101,8 +101,9 @@ func TestKeeperInFlightIs409(t *testing.T) {
 		t.Fatal(err)
 	}
 	expect(t, during, InProgress, 409, "")
-	if during.RetryAfter != 1 {
-		t.Fatalf("Retry-After %d, want 1", during.RetryAfter)
+	// The claim was just made: its whole lease (a minute) is left.
+	if during.RetryAfter != 60 {
+		t.Fatalf("Retry-After %d, want 60 (the lease left)", during.RetryAfter)
 	}
 	expect(t, other, Mismatch, 422, "") // a different body is refused even while in flight
 	if f.runs != 1 {
@@ -378,5 +379,90 @@ func TestMemoryStorePurgesExpiredRecordsOnly(t *testing.T) {
 	}
 	if _, ok, _ := f.store.Get(context.Background(), "acct_a", "k_new"); !ok {
 		t.Fatal("the live record was purged")
+	}
+}
+
+func TestRetryAfterIsTheLeaseLeft(t *testing.T) {
+	now := t0
+	for _, tc := range []struct {
+		left time.Duration
+		want int
+	}{
+		{time.Minute, 60},
+		{54800 * time.Millisecond, 55}, // rounded up
+		{time.Millisecond, 1},
+		{0, 1},          // lapsed: a takeover is possible now
+		{-time.Hour, 1}, // long lapsed
+		{1500 * time.Millisecond, 2},
+	} {
+		if got := retryAfter(now, now.Add(tc.left)); got != tc.want {
+			t.Errorf("retryAfter with %v left = %d, want %d", tc.left, got, tc.want)
+		}
+	}
+}
+
+func TestCheckWindows(t *testing.T) {
+	for _, tc := range []struct {
+		lease, ttl time.Duration
+		ok         bool
+	}{
+		{DefaultLease, DefaultTTL, true},
+		{time.Minute, 2 * time.Minute, true},
+		{time.Minute, 2*time.Minute - time.Second, false},
+		{time.Minute, 5 * time.Second, false}, // the expiry repro's --ttl 5s --lease 1m
+		{5 * time.Second, 8 * time.Second, false},
+		{0, time.Hour, false},
+		{time.Second, -time.Second, false},
+	} {
+		if err := CheckWindows(tc.lease, tc.ttl); (err == nil) != tc.ok {
+			t.Errorf("CheckWindows(%v, %v) = %v, want ok %v", tc.lease, tc.ttl, err, tc.ok)
+		}
+	}
+}
+
+// A full memory store drops expired done records to make room, never an
+// in-flight or live one, and refuses a new key when nothing has expired.
+func TestMemoryStoreIsBounded(t *testing.T) {
+	ctx := context.Background()
+	m := NewMemoryStore()
+	m.SetMax(3)
+	var dropped []string
+	m.OnDrop(func(r Record) { dropped = append(dropped, r.Key) })
+	claimAt := func(key string, at time.Time) (Record, error) {
+		r, _, err := m.Claim(ctx, Record{Account: "a", Key: key, Fingerprint: "fp", Created: at,
+			ExpiresAt: at.Add(time.Hour), LockedUntil: at.Add(time.Minute)})
+		return r, err
+	}
+	done := func(r Record, at time.Time, ttl time.Duration) {
+		r.Status, r.ExpiresAt = 201, at.Add(ttl)
+		if err := m.Complete(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	k1, _ := claimAt("k1", t0)
+	done(k1, t0, time.Minute) // expires at t0+1m
+	k2, _ := claimAt("k2", t0)
+	done(k2, t0, 2*time.Minute)                  // expires at t0+2m
+	if _, err := claimAt("k3", t0); err != nil { // stays in flight
+		t.Fatal(err)
+	}
+	if _, err := claimAt("k4", t0.Add(30*time.Second)); !errors.Is(err, ErrFull) {
+		t.Fatalf("a fourth key before anything expired: %v, want ErrFull", err)
+	}
+	if _, err := claimAt("k4", t0.Add(90*time.Second)); err != nil {
+		t.Fatalf("a fourth key once k1 expired: %v", err)
+	}
+	if strings.Join(dropped, ",") != "k1" || m.Len() != 3 {
+		t.Fatalf("dropped %v, %d left; want k1 only", dropped, m.Len())
+	}
+	// Days later only k2 can go: k3 and k4 are in flight.
+	if _, err := claimAt("k5", t0.Add(72*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := claimAt("k6", t0.Add(72*time.Hour)); !errors.Is(err, ErrFull) {
+		t.Fatalf("with three keys in flight: %v, want ErrFull", err)
+	}
+	if strings.Join(dropped, ",") != "k1,k2" {
+		t.Fatalf("dropped %v, want k1,k2 (never an in-flight record)", dropped)
 	}
 }

@@ -37,8 +37,10 @@ type Record struct {
 	Status      int    // saved response status, once Done
 	Body        []byte // saved response body, once Done
 	Created     time.Time
-	// ExpiresAt is Created plus the keeper's TTL: from then on the record
-	// counts as absent and the key may be claimed afresh.
+	// ExpiresAt is when a Done record stops counting: its completion plus
+	// the keeper's TTL. From then on the key may be claimed afresh. An
+	// InFlight record never expires: its claimant may have charged a card,
+	// and only finishing the work (after a takeover) may end it.
 	ExpiresAt time.Time
 	// LockedUntil is the end of the claimant's lease, while InFlight: a
 	// claim not completed by then is presumed crashed and may be taken over
@@ -60,8 +62,9 @@ type Record struct {
 var ErrNotHeld = errors.New("idem: the claim on this key is no longer held")
 
 // Store keeps records. Each method is one atomic step; a SQL store does each
-// with a single statement (shown in the comments, PostgreSQL flavour, on a
-// table keyed by (account, key)). Records returned are copies the caller may
+// with a single statement (shown in the comments as sqlstore runs them, on
+// its table idempotency_keys, keyed by (account, idem_key); times are
+// microseconds and status is 0 while in flight). Records returned are copies the caller may
 // keep.
 type Store interface {
 	// Claim stores rec as a new claim unless a live record holds
@@ -69,50 +72,53 @@ type Store interface {
 	// the caller holds it. rec.Created is the time of the claim; the store
 	// sets State to InFlight and assigns Fence.
 	//
-	// A stored record is not live, and is replaced by rec, once its
-	// ExpiresAt is not after rec.Created. An InFlight record whose
-	// LockedUntil is not after rec.Created, claimed with the same
-	// Fingerprint, is taken over: it keeps its Created, ExpiresAt and
-	// RecoveryPoint and gets rec.LockedUntil and the next Fence.
-	// Otherwise the stored record is returned unchanged, with false.
+	// A Done record whose ExpiresAt is not after rec.Created is no longer
+	// live and is replaced by rec: a fresh claim, with the next Fence and
+	// no recovery point. An InFlight record is never replaced, however old:
+	// once its LockedUntil is not after rec.Created, a claim with the same
+	// Fingerprint takes it over, keeping its Created and RecoveryPoint and
+	// getting rec.LockedUntil and the next Fence. Otherwise the stored
+	// record is returned unchanged, with false.
 	//
-	//	INSERT INTO idem AS i (account, key, fingerprint, state, created, expires_at, locked_until, fence)
-	//	VALUES ($1, $2, $3, 'in-flight', $4, $5, $6, 1)
-	//	ON CONFLICT (account, key) DO UPDATE SET fence = i.fence + 1,
-	//	  fingerprint = $3, state = 'in-flight', status = NULL, body = NULL, locked_until = $6,
-	//	  created = CASE WHEN i.expires_at <= $4 THEN $4 ELSE i.created END,
-	//	  expires_at = CASE WHEN i.expires_at <= $4 THEN $5 ELSE i.expires_at END,
-	//	  recovery_point = CASE WHEN i.expires_at <= $4 THEN NULL ELSE i.recovery_point END
-	//	WHERE i.expires_at <= $4 OR (i.state = 'in-flight' AND i.locked_until <= $4 AND i.fingerprint = $3)
+	//	INSERT INTO idempotency_keys AS i (account, idem_key, fingerprint, state, created, expires_at, locked_until, fence, recovery_point)
+	//	VALUES ($1, $2, $3, 'in-flight', $4, $5, $6, 1, '')
+	//	ON CONFLICT (account, idem_key) DO UPDATE SET fence = i.fence + 1,
+	//	  fingerprint = $3, state = 'in-flight', status = 0, body = NULL, locked_until = $6,
+	//	  created = CASE WHEN i.state = 'done' THEN $4 ELSE i.created END,
+	//	  expires_at = CASE WHEN i.state = 'done' THEN $5 ELSE i.expires_at END,
+	//	  recovery_point = CASE WHEN i.state = 'done' THEN '' ELSE i.recovery_point END
+	//	WHERE (i.state = 'done' AND i.expires_at <= $4)
+	//	   OR (i.state = 'in-flight' AND i.locked_until <= $4 AND i.fingerprint = $3)
 	//	RETURNING *
 	//
-	// and, when that returns no row, the existing row, with false (a
-	// data-modifying CTE returns either in one statement).
+	// and, when that returns no row, a SELECT of the row that stands
+	// (sqlstore does the two in turn: D1 has no data-modifying CTE).
 	Claim(ctx context.Context, rec Record) (got Record, claimed bool, err error)
 
-	// Complete saves rec.Status, rec.Body and rec.RecoveryPoint on the
-	// claim rec holds and marks it Done, or returns ErrNotHeld.
+	// Complete saves rec.Status, rec.Body, rec.RecoveryPoint and
+	// rec.ExpiresAt (the completion plus the TTL: expiry counts from here)
+	// on the claim rec holds and marks it Done, or returns ErrNotHeld.
 	//
-	//	UPDATE idem SET state = 'done', status = $4, body = $5, recovery_point = $6
-	//	WHERE account = $1 AND key = $2 AND state = 'in-flight' AND fence = $3
+	//	UPDATE idempotency_keys SET state = 'done', status = $4, body = $5, recovery_point = $6, expires_at = $7
+	//	WHERE account = $1 AND idem_key = $2 AND state = 'in-flight' AND fence = $3
 	Complete(ctx context.Context, rec Record) error
 
 	// Checkpoint saves rec.RecoveryPoint on the claim rec holds, which
 	// stays InFlight, or returns ErrNotHeld.
 	//
-	//	UPDATE idem SET recovery_point = $4
-	//	WHERE account = $1 AND key = $2 AND state = 'in-flight' AND fence = $3
+	//	UPDATE idempotency_keys SET recovery_point = $4
+	//	WHERE account = $1 AND idem_key = $2 AND state = 'in-flight' AND fence = $3
 	Checkpoint(ctx context.Context, rec Record) error
 
 	// Release deletes the claim rec holds, for work that did nothing, so
 	// that a retry starts afresh; or returns ErrNotHeld.
 	//
-	//	DELETE FROM idem WHERE account = $1 AND key = $2 AND state = 'in-flight' AND fence = $3
+	//	DELETE FROM idempotency_keys WHERE account = $1 AND idem_key = $2 AND state = 'in-flight' AND fence = $3
 	Release(ctx context.Context, rec Record) error
 
 	// Get returns the record stored for (account, key), live or expired,
 	// and whether there is one.
 	//
-	//	SELECT * FROM idem WHERE account = $1 AND key = $2
+	//	SELECT * FROM idempotency_keys WHERE account = $1 AND idem_key = $2
 	Get(ctx context.Context, account, key string) (Record, bool, error)
 }

@@ -49,6 +49,7 @@ type options struct {
 	typographer bool
 	widgetOpts  []WidgetOption
 	includeOpts []IncludeOption
+	liveOpts    []LiveOption
 }
 
 // Option configures a Converter.
@@ -80,6 +81,12 @@ func WithIncludeOptions(opts ...IncludeOption) Option {
 	return func(o *options) { o.includeOpts = append(o.includeOpts, opts...) }
 }
 
+// WithLiveOptions configures the live API panel's block (see LiveAPI and
+// LiveAssets).
+func WithLiveOptions(opts ...LiveOption) Option {
+	return func(o *options) { o.liveOpts = append(o.liveOpts, opts...) }
+}
+
 // New returns a Converter.
 func New(opts ...Option) *Converter {
 	var o options
@@ -99,6 +106,7 @@ func New(opts ...Option) *Converter {
 		Anchors,
 		NewWidgets(o.widgetOpts...),
 		NewIncludes(o.includeOpts...),
+		NewLive(o.liveOpts...),
 	}
 	if o.typographer {
 		exts = append(exts, extension.Typographer)

@@ -9,7 +9,9 @@
 (function () {
   "use strict";
   var me = document.currentScript;
-  var roots = document.querySelectorAll("[data-widget]");
+  // The live API panel (data-widget="live", live.js) is no simulator: it
+  // needs no module.
+  var roots = document.querySelectorAll("[data-widget]:not([data-widget=live])");
   if (!me || roots.length === 0) return;
   // An embed page (/embed/NAME/) is its widget and nothing else: load the
   // module at once. So does a permalink to a widget (?w=NAME-N), whose

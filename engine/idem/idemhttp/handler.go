@@ -7,9 +7,11 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"mime"
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/retrylab/retrylab/engine/idem"
@@ -44,6 +46,9 @@ type Handler struct {
 	Lease, TTL time.Duration
 	// Log, if set, is called once per request, after it was answered.
 	Log func(Entry)
+
+	muxOnce sync.Once
+	mux     *http.ServeMux
 }
 
 // Entry describes one handled request, for a log line.
@@ -180,26 +185,67 @@ func write(w http.ResponseWriter, a answer) {
 	w.Write(a.body)
 }
 
+// route answers r through the API's routes, http.ServeMux patterns. The
+// routes return their answer instead of writing it, so that ServeHTTP
+// writes (or drops) every answer, and logs it, in one place; where no
+// route matches, the mux's own 404 or 405 is turned into a problem.
 func (h *Handler) route(r *http.Request, e *Entry) answer {
-	p := r.URL.Path
+	h.muxOnce.Do(h.buildMux)
+	st := &routed{e: e}
+	var probe muxProbe
+	h.mux.ServeHTTP(&probe, r.WithContext(context.WithValue(r.Context(), routedKey{}, st)))
 	switch {
-	case p == "/" || p == "/v1" || p == "/v1/":
-		if r.Method != http.MethodGet {
-			return methodNotAllowed("GET")
-		}
-		return answer{status: http.StatusOK, body: index}
-	case p == "/v1/payments":
-		if r.Method != http.MethodPost {
-			return methodNotAllowed("POST")
-		}
-		return h.createPayment(r, e)
-	case strings.HasPrefix(p, "/v1/problems/"):
-		if r.Method != http.MethodGet {
-			return methodNotAllowed("GET")
-		}
-		pr, ok := problems[strings.TrimPrefix(p, "/v1/problems/")]
+	case st.done:
+		return st.a
+	case probe.status == http.StatusMethodNotAllowed:
+		return methodNotAllowed(probe.header.Get("Allow"))
+	}
+	return probNotFound.answer("no such path: " + r.URL.Path)
+}
+
+// routed carries a route's answer back to route.
+type routed struct {
+	e    *Entry
+	a    answer
+	done bool
+}
+
+type routedKey struct{}
+
+// muxProbe records what the mux itself answers when no route matches.
+type muxProbe struct {
+	header http.Header
+	status int
+}
+
+func (p *muxProbe) Header() http.Header {
+	if p.header == nil {
+		p.header = http.Header{}
+	}
+	return p.header
+}
+func (p *muxProbe) Write(b []byte) (int, error) { return len(b), nil }
+func (p *muxProbe) WriteHeader(status int)      { p.status = status }
+
+// buildMux registers the routes.
+func (h *Handler) buildMux() {
+	h.mux = http.NewServeMux()
+	handle := func(pattern string, f func(r *http.Request, e *Entry) answer) {
+		h.mux.HandleFunc(pattern, func(_ http.ResponseWriter, r *http.Request) {
+			st := r.Context().Value(routedKey{}).(*routed)
+			st.a, st.done = f(r, st.e), true
+		})
+	}
+	index := func(*http.Request, *Entry) answer { return answer{status: http.StatusOK, body: index} }
+	handle("GET /{$}", index)
+	handle("GET /v1", index)
+	handle("GET /v1/{$}", index)
+	handle("POST /v1/payments", h.createPayment)
+	handle("GET /v1/problems/{code}", func(r *http.Request, _ *Entry) answer {
+		code := r.PathValue("code")
+		pr, ok := problems[code]
 		if !ok {
-			return probNotFound.answer("no problem type " + strconv.Quote(strings.TrimPrefix(p, "/v1/problems/")))
+			return probNotFound.answer("no problem type " + short(code))
 		}
 		return answer{status: http.StatusOK, body: jsonBody(struct {
 			Type        string `json:"type"`
@@ -207,21 +253,24 @@ func (h *Handler) route(r *http.Request, e *Entry) answer {
 			Status      int    `json:"status"`
 			Description string `json:"description"`
 		}{pr.typeURI(), pr.title, pr.status, pr.about})}
-	case strings.HasPrefix(p, "/v1/payments/"), p == "/v1/charges":
-		if r.Method != http.MethodGet {
-			return methodNotAllowed("GET")
-		}
+	})
+	handle("GET /v1/payments/{id}", h.authorized(func(r *http.Request, account string) answer {
+		return h.getPayment(r, account, r.PathValue("id"))
+	}))
+	handle("GET /v1/charges", h.authorized(h.listCharges))
+}
+
+// authorized runs f with the account of the request's bearer token, or
+// answers 401.
+func (h *Handler) authorized(f func(r *http.Request, account string) answer) func(*http.Request, *Entry) answer {
+	return func(r *http.Request, e *Entry) answer {
 		account, err := AccountOf(r.Header.Get("Authorization"))
 		if err != nil {
 			return probUnauthorized.answer(err.Error())
 		}
 		e.Account = account
-		if p == "/v1/charges" {
-			return h.listCharges(r, account)
-		}
-		return h.getPayment(r, account, strings.TrimPrefix(p, "/v1/payments/"))
+		return f(r, account)
 	}
-	return probNotFound.answer("no such path: " + p)
 }
 
 func methodNotAllowed(allow string) answer {
@@ -251,6 +300,42 @@ var index = jsonBody(struct {
 	},
 	Problems: problemCodes(),
 })
+
+// storeFullRetryAfter is the Retry-After, in seconds, of a 503 from a
+// full key store: a minute, in which some keys usually expire.
+const storeFullRetryAfter = 60
+
+// jsonType reports whether a request's Content-Type may carry the JSON of
+// a payment: none at all, application/json, or a JSON type such as
+// application/merge-patch+json, with any parameters (charset=utf-8).
+func jsonType(ct string) bool {
+	if ct == "" {
+		return true
+	}
+	mt, _, err := mime.ParseMediaType(ct)
+	return err == nil && (mt == "application/json" || strings.HasPrefix(mt, "application/") && strings.HasSuffix(mt, "+json"))
+}
+
+// Sleeper is a Clock that can also wait: the handler's slow=MS waits on
+// it, so that a test's manual clock decides when a slow request goes on.
+type Sleeper interface {
+	Sleep(ctx context.Context, d time.Duration) error
+}
+
+// sleep waits d on the handler's clock, or until ctx is done.
+func (h *Handler) sleep(ctx context.Context, d time.Duration) error {
+	if s, ok := h.clock().(Sleeper); ok {
+		return s.Sleep(ctx, d)
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
 
 // clock returns the handler's clock.
 func (h *Handler) clock() idem.Clock {
@@ -288,6 +373,9 @@ func (h *Handler) createPayment(r *http.Request, e *Entry) (a answer) {
 		return probInvalidKey.answer(strings.TrimPrefix(strings.TrimPrefix(err.Error(), "idem: "), "idemhttp: "))
 	}
 	e.Key = key
+	if ct := r.Header.Get("Content-Type"); !jsonType(ct) {
+		return probUnsupportedType.answer("Content-Type is " + short(ct) + "; send the body as application/json (curl: -H 'Content-Type: application/json')")
+	}
 	if r.ContentLength > MaxBody {
 		return probTooLarge.answer("Content-Length is " + strconv.FormatInt(r.ContentLength, 10) + " bytes; the limit is " + strconv.Itoa(MaxBody))
 	}
@@ -320,7 +408,7 @@ func (h *Handler) createPayment(r *http.Request, e *Entry) (a answer) {
 				crashed = true
 			}
 		}()
-		resp, err = keeper.Do(ctx, account, key, body, func(ctx context.Context, c *idem.Claim) (int, []byte, error) {
+		resp, err = keeper.Do(ctx, account, key, req.Canonical(), func(ctx context.Context, c *idem.Claim) (int, []byte, error) {
 			var werr error
 			worked, werr = h.pay(ctx, c, req, faults)
 			return worked.status, worked.body, werr
@@ -336,6 +424,9 @@ func (h *Handler) createPayment(r *http.Request, e *Entry) (a answer) {
 	switch {
 	case errors.Is(err, idem.ErrNothingHappened):
 		a = worked // resp.Outcome is Released
+	case errors.Is(err, idem.ErrFull):
+		a = probStoreFull.answer("the key store holds as many keys as it may; nothing was charged")
+		a.retryAfter = storeFullRetryAfter
 	case errors.Is(err, idem.ErrNotHeld):
 		a = probKeyInUse.answer("this request's claim on the key was taken over by a retry while it ran; retry to get that one's answer")
 		a.retryAfter = idem.RetryAfter
@@ -367,45 +458,69 @@ func (h *Handler) createPayment(r *http.Request, e *Entry) (a answer) {
 	return a
 }
 
-// Recovery points of a payment's work, recorded with Checkpoint:
+// progress is where a payment's work got to: its recovery point, kept in
+// the key store as text (Record.RecoveryPoint) so that a takeover resumes
+// after the last step finished:
 //
-//	"payment PAY"        the payment's id is chosen; nothing charged yet, unless by a crashed claimant
+//	""                   nothing done yet
+//	"payment PAY"        the payment's id is chosen; nothing charged yet,
+//	                     unless by a claimant that died before recording it
 //	"charged PAY CH"     charge CH was taken for payment PAY
 //
-// A takeover resumes from the last one: it charges again only through
-// Ledger.Charge, which takes at most one charge per payment id.
-const (
-	pointPayment = "payment"
-	pointCharged = "charged"
-)
+// A takeover charges again only through Ledger.Charge, which takes at
+// most one charge per payment id.
+type progress struct {
+	payment string // "" until chosen
+	charge  string // "" until charged
+}
+
+// parseProgress reads a recovery point; one it cannot read counts as
+// nothing done, which is safe only because it is never written.
+func parseProgress(point string) progress {
+	f := strings.Fields(point)
+	switch {
+	case len(f) == 2 && f[0] == "payment":
+		return progress{payment: f[1]}
+	case len(f) == 3 && f[0] == "charged":
+		return progress{payment: f[1], charge: f[2]}
+	}
+	return progress{}
+}
+
+// String is the recovery point to record.
+func (p progress) String() string {
+	switch {
+	case p.charge != "":
+		return "charged " + p.payment + " " + p.charge
+	case p.payment != "":
+		return "payment " + p.payment
+	}
+	return ""
+}
 
 // pay is the work of POST /v1/payments under a claimed key.
 func (h *Handler) pay(ctx context.Context, c *idem.Claim, req PaymentRequest, f Faults) (answer, error) {
-	var payID, chargeID string
-	if fields := strings.Fields(c.RecoveryPoint()); len(fields) >= 2 {
-		payID = fields[1]
-		if fields[0] == pointCharged && len(fields) == 3 {
-			chargeID = fields[2]
-		}
-	}
-	if payID == "" {
+	done := parseProgress(c.RecoveryPoint())
+	if done.payment == "" {
 		if f.Unavailable {
 			a := probUnavailable.answer("the card network refused the connection; nothing was charged and nothing saved")
 			a.retryAfter = idem.RetryAfter
 			return a, idem.NothingHappened(errors.New("card network unavailable"))
 		}
-		payID = newID("pay_")
-		if err := c.Checkpoint(ctx, pointPayment+" "+payID); err != nil {
+		done.payment = newID("pay_")
+		if err := c.Checkpoint(ctx, done.String()); err != nil {
 			// Nothing is charged yet: release the key for a clean retry.
 			return probInternal.answer("recording the payment's start failed: " + err.Error()), idem.NothingHappened(err)
 		}
 	}
-	payment := Payment{ID: payID, Account: c.Account(), Amount: req.Amount, Currency: req.Currency,
-		Status: PaymentSucceeded, Key: c.Key(), Created: c.Created()}
+	payment := Payment{ID: done.payment, Account: c.Account(), Amount: req.Amount, Currency: req.Currency,
+		Status: PaymentSucceeded, Key: c.Key(), Created: c.Created(), Fence: c.Fence()}
 	if f.Slow > 0 {
-		time.Sleep(f.Slow)
+		if err := h.sleep(ctx, f.Slow); err != nil {
+			return probInternal.answer("stopped while slowed: " + err.Error()), err
+		}
 	}
-	if chargeID == "" {
+	if done.charge == "" {
 		if f.Decline {
 			payment.Status = PaymentDeclined
 			p, err := h.Store.SavePayment(ctx, payment)
@@ -416,15 +531,20 @@ func (h *Handler) pay(ctx context.Context, c *idem.Claim, req PaymentRequest, f 
 				Detail: "the card network declined the charge of " + strconv.FormatInt(p.Amount, 10) + " " + p.Currency, Payment: p.ID})
 			return answer{status: probDeclined.status, body: body}, nil
 		}
-		ch, _, err := h.Store.Charge(ctx, Charge{ID: newID("ch_"), Account: c.Account(), PaymentID: payID,
-			Amount: req.Amount, Currency: req.Currency, Key: c.Key(), Created: h.clock().Now()})
+		ch, _, err := h.Store.Charge(ctx, Charge{ID: newID("ch_"), Account: c.Account(), PaymentID: done.payment,
+			Amount: req.Amount, Currency: req.Currency, Key: c.Key(), Created: h.clock().Now(), Fence: c.Fence()})
+		if errors.Is(err, idem.ErrNotHeld) {
+			// A retry took the key over while this request was slow: it
+			// charges, not this one.
+			return probInternal.answer("lost the key to a retry"), err
+		}
 		if err != nil {
 			// Whether the charge was taken is unknown: the failure is saved,
 			// as Stripe saves its 500s.
 			return probInternal.answer("charging the card failed: " + err.Error()), err
 		}
-		chargeID = ch.ID
-		if err := c.Checkpoint(ctx, pointCharged+" "+payID+" "+chargeID); errors.Is(err, idem.ErrNotHeld) {
+		done.charge = ch.ID
+		if err := c.Checkpoint(ctx, done.String()); errors.Is(err, idem.ErrNotHeld) {
 			return probInternal.answer("lost the key to a retry"), err
 		}
 		// Another failure to checkpoint costs nothing: a takeover would
@@ -433,7 +553,7 @@ func (h *Handler) pay(ctx context.Context, c *idem.Claim, req PaymentRequest, f 
 			panic(crash{})
 		}
 	}
-	payment.ChargeID = chargeID
+	payment.ChargeID = done.charge
 	p, err := h.Store.SavePayment(ctx, payment)
 	if err != nil {
 		return probInternal.answer("saving the payment failed after the charge: " + err.Error()), err
@@ -476,16 +596,20 @@ const (
 )
 
 func (h *Handler) listCharges(r *http.Request, account string) answer {
-	limit := defaultChargeLimit
-	if s := r.URL.Query().Get("limit"); s != "" {
+	q := r.URL.Query()
+	page := Page{Limit: defaultChargeLimit, StartingAfter: q.Get("starting_after")}
+	if s := q.Get("limit"); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 1 || n > maxChargeLimit {
-			return probInvalidRequest.answer("limit=" + s + ": want a whole number from 1 to " + strconv.Itoa(maxChargeLimit))
+			return probInvalidRequest.answer("limit=" + short(s) + ": want a whole number from 1 to " + strconv.Itoa(maxChargeLimit))
 		}
-		limit = n
+		page.Limit = n
 	}
-	charges, total, err := h.Store.Charges(r.Context(), account, limit)
-	if err != nil {
+	charges, hasMore, total, err := h.Store.Charges(r.Context(), account, page)
+	switch {
+	case errors.Is(err, ErrNoSuchCharge):
+		return probInvalidRequest.answer("starting_after=" + short(page.StartingAfter) + ": no such charge in this account")
+	case err != nil:
 		return probInternal.answer("reading the charges failed: " + err.Error())
 	}
 	type chargeDoc struct {
@@ -503,7 +627,7 @@ func (h *Handler) listCharges(r *http.Request, account string) answer {
 		Count   int         `json:"count"`
 		HasMore bool        `json:"has_more"`
 		Data    []chargeDoc `json:"data"`
-	}{Object: "list", Account: account, Count: total, HasMore: total > len(charges), Data: []chargeDoc{}}
+	}{Object: "list", Account: account, Count: total, HasMore: hasMore, Data: []chargeDoc{}}
 	for _, c := range charges {
 		doc.Data = append(doc.Data, chargeDoc{c.ID, "charge", c.Amount, c.Currency, c.PaymentID, c.Key, c.Created.Unix()})
 	}

@@ -66,7 +66,17 @@ func TestRequestErrors(t *testing.T) {
 		{"not a bearer token", "POST", "/v1/payments", body2500, []string{auth, "Basic dTpw", "Idempotency-Key", "k"}, 401, "unauthorized", ""},
 		{"empty bearer", "GET", "/v1/charges", "", []string{auth, "Bearer "}, 401, "unauthorized", ""},
 		{"no key", "POST", "/v1/payments", body2500, []string{auth, bearer}, 400, "missing-idempotency-key", ""},
-		{"empty key", "POST", "/v1/payments", body2500, []string{auth, bearer, "Idempotency-Key", ""}, 400, "missing-idempotency-key", ""},
+		{"empty key", "POST", "/v1/payments", body2500, []string{auth, bearer, "Idempotency-Key", ""}, 400, "invalid-idempotency-key", "empty"},
+		{"blank key", "POST", "/v1/payments", body2500, []string{auth, bearer, "Idempotency-Key", "  "}, 400, "invalid-idempotency-key", "empty"},
+		{"bare key opening a quote", "POST", "/v1/payments", body2500, []string{auth, bearer, "Idempotency-Key", `"abc`}, 400, "invalid-idempotency-key", "quoted"},
+		{"form body", "POST", "/v1/payments", body2500, []string{auth, bearer, "Idempotency-Key", "k", "Content-Type", "application/x-www-form-urlencoded"}, 415, "unsupported-media-type", "application/json"},
+		{"text body", "POST", "/v1/payments", body2500, []string{auth, bearer, "Idempotency-Key", "k", "Content-Type", "text/plain;charset=UTF-8"}, 415, "unsupported-media-type", "text/plain"},
+		{"slow overflowing", "POST", "/v1/payments", body2500, []string{auth, bearer, "Idempotency-Key", "k", "Retrylab-Fault", "slow=288230376151716696"}, 400, "invalid-fault", "10000"},
+		{"slow at the int64 limit", "POST", "/v1/payments", body2500, []string{auth, bearer, "Idempotency-Key", "k", "Retrylab-Fault", "slow=9223372036854775807"}, 400, "invalid-fault", "10000"},
+		{"nested 33 deep", "POST", "/v1/payments", strings.Repeat(`{"a":`, 33) + "1" + strings.Repeat("}", 33), []string{auth, bearer, "Idempotency-Key", "k"}, 400, "invalid-request", "deeper than 32"},
+		{"nested 9,999 deep", "POST", "/v1/payments", strings.Repeat(`{"a":`, 9999), []string{auth, bearer, "Idempotency-Key", "k"}, 400, "invalid-request", "deeper than 32"},
+		{"unknown currency", "POST", "/v1/payments", `{"amount":2500,"currency":"zzz"}`, []string{auth, bearer, "Idempotency-Key", "k"}, 400, "invalid-request", "ISO 4217"},
+		{"bad cursor", "GET", "/v1/charges?starting_after=ch_nope", "", []string{auth, bearer}, 400, "invalid-request", "ch_nope"},
 		{"two keys", "POST", "/v1/payments", body2500, []string{auth, bearer, "Idempotency-Key", "a", "Idempotency-Key", "b"}, 400, "invalid-idempotency-key", "more than one"},
 		{"long key", "POST", "/v1/payments", body2500, []string{auth, bearer, "Idempotency-Key", strings.Repeat("k", 256)}, 400, "invalid-idempotency-key", "255"},
 		{"non-ASCII key", "POST", "/v1/payments", body2500, []string{auth, bearer, "Idempotency-Key", "café"}, 400, "invalid-idempotency-key", "printable ASCII"},
@@ -83,7 +93,7 @@ func TestRequestErrors(t *testing.T) {
 		{"amount as string", "POST", "/v1/payments", `{"amount":"2500","currency":"usd"}`, []string{auth, bearer, "Idempotency-Key", "k"}, 400, "invalid-request", "whole number"},
 		{"amount too large", "POST", "/v1/payments", `{"amount":100000000,"currency":"usd"}`, []string{auth, bearer, "Idempotency-Key", "k"}, 400, "invalid-request", "99999999"},
 		{"no currency", "POST", "/v1/payments", `{"amount":2500}`, []string{auth, bearer, "Idempotency-Key", "k"}, 400, "invalid-request", "currency"},
-		{"bad currency", "POST", "/v1/payments", `{"amount":2500,"currency":"us1"}`, []string{auth, bearer, "Idempotency-Key", "k"}, 400, "invalid-request", "three letters"},
+		{"bad currency", "POST", "/v1/payments", `{"amount":2500,"currency":"us1"}`, []string{auth, bearer, "Idempotency-Key", "k"}, 400, "invalid-request", "ISO 4217"},
 		{"GET on payments", "GET", "/v1/payments", "", []string{auth, bearer}, 405, "method-not-allowed", "POST"},
 		{"POST on charges", "POST", "/v1/charges", "", []string{auth, bearer}, 405, "method-not-allowed", "GET"},
 		{"unknown path", "GET", "/v2/payments", "", []string{auth, bearer}, 404, "not-found", "/v2/payments"},
@@ -351,6 +361,22 @@ func TestParsePayment(t *testing.T) {
 		`{"amount":01,"currency":"usd"}`, `{"amount":1,"currency":"usdd"}`, `{"amount":1,"currency":null}`, `{"Amount":1,"currency":"usd"}`} {
 		if _, err := idemhttp.ParsePayment([]byte(bad)); err == nil {
 			t.Errorf("ParsePayment(%s): no error", bad)
+		}
+	}
+}
+
+// An error about a value echoes at most a short prefix of it, however
+// much was sent.
+func TestErrorsEchoAShortPrefix(t *testing.T) {
+	h := &idemhttp.Handler{Store: idemhttp.NewMemoryStore()}
+	long := strings.Repeat("9", 60_000)
+	for name, body := range map[string]string{
+		"amount":   `{"amount":` + long + `,"currency":"usd"}`,
+		"currency": `{"amount":2500,"currency":"` + strings.Repeat("x", 60_000) + `"}`,
+	} {
+		rec := serve(h, "POST", "/v1/payments", strings.NewReader(body), "Authorization", "Bearer t", "Idempotency-Key", "k")
+		if rec.Code != 400 || rec.Body.Len() > 1024 {
+			t.Errorf("%s of 60,000 bytes: %d, answer of %d bytes: %.300s", name, rec.Code, rec.Body.Len(), rec.Body)
 		}
 	}
 }

@@ -10,3 +10,7 @@ import (
 func TestMemoryStoreConformance(t *testing.T) {
 	storetest.Run(t, func(*testing.T) idemhttp.Store { return idemhttp.NewMemoryStore() })
 }
+
+func TestMemoryStoreProperty(t *testing.T) {
+	storetest.RunProperty(t, func(*testing.T) idemhttp.Store { return idemhttp.NewMemoryStore() }, 2000)
+}

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/retrylab/retrylab/engine/idem"
 )
@@ -24,6 +25,11 @@ const (
 	// 99,999,999 (eight digits, 999,999.99 in a two-decimal currency, the
 	// ceiling Stripe documents for a charge).
 	MaxAmount = 99_999_999
+	// MaxDepth is the deepest nesting of arrays and objects a payment body
+	// may have: 32. A payment is one flat object (depth 1); the bound is
+	// checked by one pass over the bytes before anything else reads the
+	// body, so a body nested thousands deep costs no more than a flat one.
+	MaxDepth = 32
 	// MaxSlow is the longest delay slow=MS may ask for: 10 s, the card
 	// network call the lease arithmetic in idem.DefaultLease allows for,
 	// so that a slow request is still within its lease.
@@ -34,14 +40,19 @@ const (
 var (
 	ErrKeyRepeated = errors.New("idemhttp: more than one Idempotency-Key header")
 	ErrKeyQuoting  = errors.New(`idemhttp: a quoted Idempotency-Key must be one structured-field string: "...", with only \" and \\ escaped`)
+	ErrKeyEmpty    = errors.New("idemhttp: the Idempotency-Key header is empty")
 )
 
 // ParseKey reads the Idempotency-Key header from its field values (as
 // http.Header.Values returns them). The key may be sent bare, as Stripe's
 // clients do (Idempotency-Key: 8e03978e-40d5), or as the structured-field
 // string of the IETF draft (Idempotency-Key: "8e03978e-40d5"); both name
-// the same key. It must then pass idem.CheckKey: 1 to 255 printable ASCII
-// characters. A missing header is idem.ErrMissingKey.
+// the same key. A value that begins with a double quote is always read as
+// such a string, so a bare key cannot begin with one: "abc without its
+// closing quote is refused (ErrKeyQuoting), not taken as a key of four
+// characters. The key must then pass idem.CheckKey: 1 to 255 printable
+// ASCII characters. A missing header is idem.ErrMissingKey; a header sent
+// empty is ErrKeyEmpty, an invalid key rather than a missing one.
 func ParseKey(values []string) (string, error) {
 	switch len(values) {
 	case 0:
@@ -51,6 +62,9 @@ func ParseKey(values []string) (string, error) {
 		return "", ErrKeyRepeated
 	}
 	v := strings.Trim(values[0], " \t")
+	if v == "" {
+		return "", ErrKeyEmpty
+	}
 	key := v
 	if strings.HasPrefix(v, `"`) {
 		var ok bool
@@ -125,12 +139,12 @@ func ParseFaults(values []string) (Faults, error) {
 			}
 			name, arg, hasArg := strings.Cut(item, "=")
 			if seen[name] {
-				return Faults{}, errors.New("fault " + strconv.Quote(name) + " listed twice")
+				return Faults{}, errors.New("fault " + short(name) + " listed twice")
 			}
 			seen[name] = true
 			if hasArg != (name == "slow") {
 				if hasArg {
-					return Faults{}, errors.New("fault " + strconv.Quote(name) + " takes no value")
+					return Faults{}, errors.New("fault " + short(name) + " takes no value")
 				}
 				return Faults{}, errors.New(`fault "slow" needs a value: slow=MS, 0 to ` + strconv.Itoa(int(MaxSlow/time.Millisecond)))
 			}
@@ -146,13 +160,15 @@ func ParseFaults(values []string) (Faults, error) {
 			case "unavailable":
 				f.Unavailable = true
 			case "slow":
+				// The bound is checked on the number itself, before it
+				// becomes a Duration, which could overflow.
 				ms, err := strconv.Atoi(arg)
-				if err != nil || ms < 0 || time.Duration(ms)*time.Millisecond > MaxSlow || strings.HasPrefix(arg, "+") {
-					return Faults{}, errors.New("slow=" + arg + ": want a whole number of milliseconds from 0 to " + strconv.Itoa(int(MaxSlow/time.Millisecond)))
+				if err != nil || ms < 0 || ms > int(MaxSlow/time.Millisecond) || strings.HasPrefix(arg, "+") {
+					return Faults{}, errors.New("slow=" + short(arg) + ": want a whole number of milliseconds from 0 to " + strconv.Itoa(int(MaxSlow/time.Millisecond)))
 				}
 				f.Slow = time.Duration(ms) * time.Millisecond
 			default:
-				return Faults{}, errors.New("unknown fault " + strconv.Quote(item) + " (known: " + FaultNames + ")")
+				return Faults{}, errors.New("unknown fault " + short(item) + " (known: " + FaultNames + ")")
 			}
 		}
 	}
@@ -184,10 +200,14 @@ type PaymentRequest struct {
 
 // ParsePayment reads a payment request: one JSON object with exactly the
 // members "amount", a whole number from 1 to MaxAmount written without
-// fraction or exponent, and "currency", three ASCII letters. The JSON must
-// also pass idem.Canonical (no duplicate members, valid UTF-8), since the
-// body's canonical form is its fingerprint.
+// fraction or exponent, and "currency", an ISO 4217 code in either case.
+// The JSON must also pass idem.Canonical (no duplicate members, valid
+// UTF-8), and nest no deeper than MaxDepth, which is checked first.
 func ParsePayment(body []byte) (PaymentRequest, error) {
+	if at := tooDeep(body, MaxDepth); at >= 0 {
+		return PaymentRequest{}, errors.New("the body nests arrays or objects deeper than " + strconv.Itoa(MaxDepth) +
+			" levels (at byte " + strconv.Itoa(at) + `); a payment is one flat object like {"amount":2500,"currency":"usd"}`)
+	}
 	canon, err := idem.Canonical(body)
 	if err != nil {
 		var se *idem.SyntaxError
@@ -214,18 +234,65 @@ func ParsePayment(body []byte) (PaymentRequest, error) {
 		return PaymentRequest{}, errors.New(`"amount" is missing: a whole number of cents, like 2500`)
 	}
 	if req.Amount, ok = wholeNumber(amount); !ok || req.Amount > MaxAmount {
-		return PaymentRequest{}, errors.New(`"amount" is ` + string(amount) + ": want a whole number from 1 to " + strconv.Itoa(MaxAmount) + ", in cents, like 2500")
+		return PaymentRequest{}, errors.New(`"amount" is ` + short(string(amount)) + ": want a whole number from 1 to " + strconv.Itoa(MaxAmount) + ", in cents, like 2500")
 	}
 	raw, ok := members["currency"]
 	if !ok {
 		return PaymentRequest{}, errors.New(`"currency" is missing: three letters, like "usd"`)
 	}
 	var cur string
-	if json.Unmarshal(raw, &cur) != nil || !threeLetters(cur) {
-		return PaymentRequest{}, errors.New(`"currency" is ` + string(raw) + `: want three letters, like "usd"`)
+	if json.Unmarshal(raw, &cur) != nil {
+		return PaymentRequest{}, errors.New(`"currency" is ` + short(string(raw)) + `: want an ISO 4217 code, like "usd"`)
 	}
-	req.Currency = strings.ToLower(cur)
+	if req.Currency, ok = Currency(cur); !ok {
+		return PaymentRequest{}, errors.New(`"currency" is ` + short(string(raw)) + `: not an ISO 4217 currency code (like "usd", "eur" or "jpy")`)
+	}
 	return req, nil
+}
+
+// Canonical is the request's canonical JSON: what the key store
+// fingerprints, so that two bodies asking for the same payment ("USD" and
+// "usd", members in either order) are one request.
+func (r PaymentRequest) Canonical() []byte {
+	return []byte(`{"amount":` + strconv.FormatInt(r.Amount, 10) + `,"currency":"` + r.Currency + `"}`)
+}
+
+// tooDeep returns the offset of the first bracket that opens level max+1
+// of nesting in body, or -1: one pass, strings skipped, no other
+// checking (the parser that follows does that).
+func tooDeep(body []byte, max int) int {
+	depth := 0
+	for i := 0; i < len(body); i++ {
+		switch body[i] {
+		case '"':
+			for i++; i < len(body) && body[i] != '"'; i++ {
+				if body[i] == '\\' {
+					i++
+				}
+			}
+		case '{', '[':
+			if depth++; depth > max {
+				return i
+			}
+		case '}', ']':
+			depth--
+		}
+	}
+	return -1
+}
+
+// short quotes s for an error message, cut to its first 32 bytes (and
+// "..." after them) so that an answer never echoes much of what was sent.
+func short(s string) string {
+	const max = 32
+	if len(s) <= max {
+		return strconv.Quote(s)
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return strconv.Quote(s[:cut]) + "..."
 }
 
 // wholeNumber reads a JSON number written as [1-9][0-9]*, up to 18 digits.
@@ -241,18 +308,6 @@ func wholeNumber(raw []byte) (int64, bool) {
 		n = n*10 + int64(c-'0')
 	}
 	return n, true
-}
-
-func threeLetters(s string) bool {
-	if len(s) != 3 {
-		return false
-	}
-	for i := 0; i < 3; i++ {
-		if c := s[i] | 0x20; c < 'a' || c > 'z' {
-			return false
-		}
-	}
-	return true
 }
 
 // ErrNoToken is returned by AccountOf for a request without a bearer token.

@@ -21,7 +21,11 @@ var (
 	probMissingKey = problem{"missing-idempotency-key", http.StatusBadRequest, "Missing Idempotency-Key",
 		"POST /v1/payments needs an Idempotency-Key header: a value unique to this payment intent, sent again unchanged on every retry of it."}
 	probInvalidKey = problem{"invalid-idempotency-key", http.StatusBadRequest, "Invalid Idempotency-Key",
-		"An Idempotency-Key is 1 to 255 printable ASCII characters, sent once, bare or as a quoted structured-field string."}
+		"An Idempotency-Key is 1 to 255 printable ASCII characters, sent once, bare or as a quoted structured-field string. A value that begins with a double quote is read as a quoted string, so a bare key cannot begin with one."}
+	probUnsupportedType = problem{"unsupported-media-type", http.StatusUnsupportedMediaType, "Unsupported Content-Type",
+		"POST /v1/payments takes a JSON body: send Content-Type: application/json (or no Content-Type)."}
+	probStoreFull = problem{"store-full", http.StatusServiceUnavailable, "Key store full",
+		"The server keeps a bounded number of keys and every one is still live. Nothing was charged and nothing saved: retry with the same key after Retry-After."}
 	probInvalidFault = problem{"invalid-fault", http.StatusBadRequest, "Invalid Retrylab-Fault",
 		"Retrylab-Fault lists faults to inject: " + FaultNames + "."}
 	probTooLarge = problem{"body-too-large", http.StatusRequestEntityTooLarge, "Request body too large",
@@ -55,7 +59,7 @@ var problems = func() map[string]problem {
 	m := map[string]problem{}
 	for _, p := range []problem{probUnauthorized, probMissingKey, probInvalidKey, probInvalidFault, probTooLarge,
 		probInvalidRequest, probKeyReused, probKeyInUse, probDeclined, probUnavailable, probInternal, probNotFound,
-		probMethod, probRequestLost, probResponseLost, probCrashed} {
+		probMethod, probRequestLost, probResponseLost, probCrashed, probUnsupportedType, probStoreFull} {
 		m[p.code] = p
 	}
 	return m

@@ -15,6 +15,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -28,20 +29,30 @@ type Dialect struct {
 	blob     string // the type of binary columns
 	identity string // the charges' sequence column, in order of insertion
 	question bool   // placeholders ?1, ?2 (SQLite, D1) instead of $1, $2
+	// lockRow ends the sub-select that checks a claim's fence before a
+	// charge: PostgreSQL's FOR SHARE waits for a takeover updating the
+	// row and reads its new fence. SQLite needs none: one writer at a time.
+	lockRow string
 }
 
 var (
 	// SQLite is SQLite's SQL, and Cloudflare D1's.
 	SQLite = Dialect{name: "sqlite", blob: "BLOB", identity: "seq INTEGER PRIMARY KEY", question: true}
 	// Postgres is PostgreSQL's SQL.
-	Postgres = Dialect{name: "postgres", blob: "BYTEA", identity: "seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY"}
+	Postgres = Dialect{name: "postgres", blob: "BYTEA", identity: "seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY", lockRow: " FOR SHARE"}
 )
 
 // String returns the dialect's name.
 func (d Dialect) String() string { return d.name }
 
+// fenced fills stillHeld's parameters in q.
+func fenced(q, account, key, fence string) string {
+	return strings.NewReplacer("{account}", account, "{key}", key, "{fence}", fence).Replace(q)
+}
+
 // sql rewrites a query written with $1 placeholders for the dialect.
 func (d Dialect) sql(q string) string {
+	q = strings.ReplaceAll(q, "{lockRow}", d.lockRow)
 	if d.question {
 		return strings.ReplaceAll(q, "$", "?")
 	}
@@ -109,12 +120,13 @@ func New(db *sql.DB, d Dialect) *Store {
 		checkpoint: d.sql(checkpointSQL),
 		release:    d.sql(releaseSQL),
 		purge:      d.sql(purgeSQL),
-		charge:     d.sql(chargeSQL),
+		charge:     d.sql(fenced(chargeSQL, "$2", "$6", "$8")),
 		chargeOf:   d.sql(chargeOfSQL),
-		save:       d.sql(saveSQL),
+		save:       d.sql(fenced(saveSQL, "$2", "$7", "$9")),
 		paymentID:  d.sql(paymentIDSQL),
 		payment:    d.sql(paymentSQL),
 		count:      d.sql(countSQL),
+		cursor:     d.sql(cursorSQL),
 		charges:    d.sql(chargesSQL),
 	}
 	return s
@@ -139,18 +151,20 @@ func (s *Store) Close() error { return s.db.Close() }
 type queries struct {
 	claim, get, complete, checkpoint, release, purge string
 	charge, chargeOf, save, paymentID, payment       string
-	count, charges                                   string
+	count, charges, cursor                           string
 }
 
 const recordCols = `account, idem_key, fingerprint, state, status, body, created, expires_at, locked_until, fence, recovery_point`
 
-// claimSQL inserts a claim, or takes over the stored one when it expired
-// (a fresh claim, new Created) or when its lease lapsed and the body is
-// the same (a takeover, keeping Created, ExpiresAt and the recovery
-// point); either way with the next fence. It returns the row only when
-// the caller holds it.
+// claimSQL inserts a claim, or replaces the stored record when it is done
+// and expired (a fresh claim: new Created, no recovery point), or takes it
+// over when it is in flight, its lease lapsed and the body is the same (a
+// takeover, keeping Created and the recovery point); either way with the
+// next fence. An in-flight record is never replaced, however old: its
+// claimant may have charged. It returns the row only when the caller
+// holds it.
 const claimSQL = `INSERT INTO idempotency_keys (` + recordCols + `)
-VALUES ($1, $2, $3, 'in-flight', 0, NULL, $4, $5, $6, 1, $7)
+VALUES ($1, $2, $3, 'in-flight', 0, NULL, $4, $5, $6, 1, '')
 ON CONFLICT (account, idem_key) DO UPDATE SET
   fence = idempotency_keys.fence + 1,
   state = 'in-flight',
@@ -158,29 +172,50 @@ ON CONFLICT (account, idem_key) DO UPDATE SET
   body = NULL,
   fingerprint = excluded.fingerprint,
   locked_until = excluded.locked_until,
-  created = CASE WHEN idempotency_keys.expires_at <= excluded.created THEN excluded.created ELSE idempotency_keys.created END,
-  expires_at = CASE WHEN idempotency_keys.expires_at <= excluded.created THEN excluded.expires_at ELSE idempotency_keys.expires_at END,
-  recovery_point = CASE WHEN idempotency_keys.expires_at <= excluded.created THEN excluded.recovery_point ELSE idempotency_keys.recovery_point END
-WHERE idempotency_keys.expires_at <= excluded.created
+  created = CASE WHEN idempotency_keys.state = 'done' THEN excluded.created ELSE idempotency_keys.created END,
+  expires_at = CASE WHEN idempotency_keys.state = 'done' THEN excluded.expires_at ELSE idempotency_keys.expires_at END,
+  recovery_point = CASE WHEN idempotency_keys.state = 'done' THEN '' ELSE idempotency_keys.recovery_point END
+WHERE (idempotency_keys.state = 'done' AND idempotency_keys.expires_at <= excluded.created)
    OR (idempotency_keys.state = 'in-flight' AND idempotency_keys.locked_until <= excluded.created
        AND idempotency_keys.fingerprint = excluded.fingerprint)
 RETURNING ` + recordCols
 
+// stillHeld is the condition, in a sub-select, that the claim on the key
+// of the row being written, at the fence given as the last parameter,
+// still holds it: what every write of the ledger checks in its own
+// statement, so that a claimant that lost its key to a takeover can
+// neither charge nor save. {account}, {key} and {fence} are replaced by
+// the statement's parameters.
+const stillHeld = `EXISTS (SELECT 1 FROM idempotency_keys WHERE account = {account} AND idem_key = {key}
+  AND state = 'in-flight' AND fence = CAST({fence} AS BIGINT){lockRow})`
+
 const (
 	getSQL        = `SELECT ` + recordCols + ` FROM idempotency_keys WHERE account = $1 AND idem_key = $2`
-	completeSQL   = `UPDATE idempotency_keys SET state = 'done', status = $4, body = $5, recovery_point = $6 WHERE account = $1 AND idem_key = $2 AND state = 'in-flight' AND fence = $3`
+	completeSQL   = `UPDATE idempotency_keys SET state = 'done', status = $4, body = $5, recovery_point = $6, expires_at = $7 WHERE account = $1 AND idem_key = $2 AND state = 'in-flight' AND fence = $3`
 	checkpointSQL = `UPDATE idempotency_keys SET recovery_point = $4 WHERE account = $1 AND idem_key = $2 AND state = 'in-flight' AND fence = $3`
 	releaseSQL    = `DELETE FROM idempotency_keys WHERE account = $1 AND idem_key = $2 AND state = 'in-flight' AND fence = $3`
-	purgeSQL      = `DELETE FROM idempotency_keys WHERE expires_at <= $1`
+	purgeSQL      = `DELETE FROM idempotency_keys WHERE state = 'done' AND expires_at <= $1`
 
-	chargeCols  = `id, account, payment_id, amount, currency, idem_key, created`
-	chargeSQL   = `INSERT INTO charges (` + chargeCols + `) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (payment_id) DO NOTHING RETURNING ` + chargeCols
+	chargeCols = `id, account, payment_id, amount, currency, idem_key, created`
+	// The casts tell PostgreSQL the parameters' types, which a SELECT list
+	// does not.
+	chargeSQL = `INSERT INTO charges (` + chargeCols + `)
+SELECT $1, $2, $3, CAST($4 AS BIGINT), $5, $6, CAST($7 AS BIGINT) WHERE ` + stillHeld + `
+ON CONFLICT (payment_id) DO NOTHING RETURNING ` + chargeCols
 	chargeOfSQL = `SELECT ` + chargeCols + ` FROM charges WHERE payment_id = $1`
 	countSQL    = `SELECT COUNT(*) FROM charges WHERE account = $1`
-	chargesSQL  = `SELECT ` + chargeCols + ` FROM charges WHERE account = $1 ORDER BY created DESC, seq DESC LIMIT $2`
+	cursorSQL   = `SELECT created, seq FROM charges WHERE id = $1 AND account = $2`
+	// chargesSQL lists newest first from the cursor ($2, $3: created and
+	// seq of the charge to start after, or past every charge), one more
+	// than asked to tell whether more follow; the index on (account,
+	// created) finds the page without reading the rest.
+	chargesSQL = `SELECT ` + chargeCols + ` FROM charges WHERE account = $1 AND (created < $2 OR (created = $2 AND seq < $3))
+ORDER BY created DESC, seq DESC LIMIT $4`
 
-	paymentCols  = `id, account, amount, currency, status, charge_id, idem_key, created`
-	saveSQL      = `INSERT INTO payments (` + paymentCols + `) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (id) DO NOTHING RETURNING ` + paymentCols
+	paymentCols = `id, account, amount, currency, status, charge_id, idem_key, created`
+	saveSQL     = `INSERT INTO payments (` + paymentCols + `)
+SELECT $1, $2, CAST($3 AS BIGINT), $4, $5, $6, $7, CAST($8 AS BIGINT) WHERE ` + stillHeld + `
+ON CONFLICT (id) DO NOTHING RETURNING ` + paymentCols
 	paymentIDSQL = `SELECT ` + paymentCols + ` FROM payments WHERE id = $1`
 	paymentSQL   = `SELECT ` + paymentCols + ` FROM payments WHERE id = $1 AND account = $2`
 )
@@ -220,7 +255,7 @@ const claimRetries = 8
 func (s *Store) Claim(ctx context.Context, rec idem.Record) (idem.Record, bool, error) {
 	for range claimRetries {
 		got, err := scanRecord(s.db.QueryRowContext(ctx, s.q.claim, rec.Account, rec.Key, rec.Fingerprint,
-			micros(rec.Created), micros(rec.ExpiresAt), micros(rec.LockedUntil), rec.RecoveryPoint))
+			micros(rec.Created), micros(rec.ExpiresAt), micros(rec.LockedUntil)))
 		if err == nil {
 			return got, true, nil
 		}
@@ -254,7 +289,7 @@ func (s *Store) Complete(ctx context.Context, rec idem.Record) error {
 	if body == nil {
 		body = []byte{}
 	}
-	return s.held("complete", s.q.complete, ctx, rec.Account, rec.Key, rec.Fence, rec.Status, body, rec.RecoveryPoint)
+	return s.held("complete", s.q.complete, ctx, rec.Account, rec.Key, rec.Fence, rec.Status, body, rec.RecoveryPoint, micros(rec.ExpiresAt))
 }
 
 // Checkpoint implements idem.Store.
@@ -284,9 +319,9 @@ func (s *Store) held(op, q string, ctx context.Context, args ...any) error {
 	return nil
 }
 
-// Purge deletes the records that expired by now, and returns how many.
-// Expired records are harmless (a claim replaces them), so this only
-// keeps the table from growing.
+// Purge deletes the done records that expired by now, and returns how
+// many. Expired records are harmless (a claim replaces them), so this only
+// keeps the table from growing; in-flight records are kept, however old.
 func (s *Store) Purge(ctx context.Context, now time.Time) (int64, error) {
 	res, err := s.db.ExecContext(ctx, s.q.purge, micros(now))
 	if err != nil {
@@ -305,16 +340,20 @@ func scanCharge(row scanner) (idemhttp.Charge, error) {
 
 // Charge implements idemhttp.Ledger.
 func (s *Store) Charge(ctx context.Context, c idemhttp.Charge) (idemhttp.Charge, bool, error) {
-	got, err := scanCharge(s.db.QueryRowContext(ctx, s.q.charge, c.ID, c.Account, c.PaymentID, c.Amount, c.Currency, c.Key, micros(c.Created)))
+	got, err := scanCharge(s.db.QueryRowContext(ctx, s.q.charge, c.ID, c.Account, c.PaymentID, c.Amount, c.Currency, c.Key, micros(c.Created), c.Fence))
 	if err == nil {
 		return got, true, nil
 	}
 	if !errors.Is(err, sql.ErrNoRows) {
 		return idemhttp.Charge{}, false, wrap("charge", err)
 	}
-	// The payment was charged already: that charge stands.
+	// Either the payment was charged already, and that charge stands, or
+	// the claim was lost and nothing may be charged.
 	got, err = scanCharge(s.db.QueryRowContext(ctx, s.q.chargeOf, c.PaymentID))
-	if err != nil {
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return idemhttp.Charge{}, false, idem.ErrNotHeld
+	case err != nil:
 		return idemhttp.Charge{}, false, wrap("charge", err)
 	}
 	return got, false, nil
@@ -330,9 +369,13 @@ func scanPayment(row scanner) (idemhttp.Payment, error) {
 
 // SavePayment implements idemhttp.Ledger.
 func (s *Store) SavePayment(ctx context.Context, p idemhttp.Payment) (idemhttp.Payment, error) {
-	got, err := scanPayment(s.db.QueryRowContext(ctx, s.q.save, p.ID, p.Account, p.Amount, p.Currency, p.Status, p.ChargeID, p.Key, micros(p.Created)))
+	got, err := scanPayment(s.db.QueryRowContext(ctx, s.q.save, p.ID, p.Account, p.Amount, p.Currency, p.Status, p.ChargeID, p.Key, micros(p.Created), p.Fence))
 	if errors.Is(err, sql.ErrNoRows) {
+		// Saved already, or the claim was lost.
 		got, err = scanPayment(s.db.QueryRowContext(ctx, s.q.paymentID, p.ID))
+		if errors.Is(err, sql.ErrNoRows) {
+			return idemhttp.Payment{}, idem.ErrNotHeld
+		}
 	}
 	if err != nil {
 		return idemhttp.Payment{}, wrap("save payment", err)
@@ -353,28 +396,42 @@ func (s *Store) Payment(ctx context.Context, account, id string) (idemhttp.Payme
 }
 
 // Charges implements idemhttp.Ledger.
-func (s *Store) Charges(ctx context.Context, account string, limit int) ([]idemhttp.Charge, int, error) {
+func (s *Store) Charges(ctx context.Context, account string, page idemhttp.Page) ([]idemhttp.Charge, bool, int, error) {
 	var total int
 	if err := s.db.QueryRowContext(ctx, s.q.count, account).Scan(&total); err != nil {
-		return nil, 0, wrap("count charges", err)
+		return nil, false, 0, wrap("count charges", err)
 	}
-	rows, err := s.db.QueryContext(ctx, s.q.charges, account, limit)
+	created, seq := int64(math.MaxInt64), int64(math.MaxInt64)
+	if page.StartingAfter != "" {
+		err := s.db.QueryRowContext(ctx, s.q.cursor, page.StartingAfter, account).Scan(&created, &seq)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			return nil, false, 0, idemhttp.ErrNoSuchCharge
+		case err != nil:
+			return nil, false, 0, wrap("charges", err)
+		}
+	}
+	rows, err := s.db.QueryContext(ctx, s.q.charges, account, created, seq, page.Limit+1)
 	if err != nil {
-		return nil, 0, wrap("charges", err)
+		return nil, false, 0, wrap("charges", err)
 	}
 	defer rows.Close()
 	var list []idemhttp.Charge
 	for rows.Next() {
 		c, err := scanCharge(rows)
 		if err != nil {
-			return nil, 0, wrap("charges", err)
+			return nil, false, 0, wrap("charges", err)
 		}
 		list = append(list, c)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, 0, wrap("charges", err)
+		return nil, false, 0, wrap("charges", err)
 	}
-	return list, total, nil
+	more := len(list) > page.Limit
+	if more {
+		list = list[:page.Limit]
+	}
+	return list, more, total, nil
 }
 
 // wrap names the operation and keeps err in the chain, so callers can still

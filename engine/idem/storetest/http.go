@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -142,20 +143,19 @@ func testHTTPInFlight(t *testing.T, s idemhttp.Store) {
 	a := newAPI(t, s)
 	done := make(chan reply)
 	go func() { done <- a.pay("tok", "k_1", body2500, "slow=400") }()
-	// Wait until the first request holds the key.
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
-		if r, ok, _ := s.Get(ctx, idemAccount(t, "tok"), "k_1"); ok && r.State == idem.InFlight {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the first request never claimed its key")
-		}
-	}
+	// The first request holds the key and waits, on the manual clock.
+	a.waitSleepers(1)
 	busy := a.expect("retry while the first runs", a.pay("tok", "k_1", reordered), 409, false)
-	if busy.Header.Get("Retry-After") != "1" {
-		t.Fatalf("409 with Retry-After %q, want 1", busy.Header.Get("Retry-After"))
+	if busy.Header.Get("Retry-After") != "30" {
+		t.Fatalf("409 with Retry-After %q, want 30 (the lease left)", busy.Header.Get("Retry-After"))
+	}
+	a.clock.Advance(250 * time.Millisecond)
+	busy = a.expect("retry 250 ms later", a.pay("tok", "k_1", reordered), 409, false)
+	if busy.Header.Get("Retry-After") != "30" {
+		t.Fatalf("409 with Retry-After %q, want 30 (29.75 s left, rounded up)", busy.Header.Get("Retry-After"))
 	}
 	a.expect("another body while the first runs", a.pay("tok", "k_1", body9900), 422, false)
+	a.clock.Advance(150 * time.Millisecond)
 	first := a.expect("the first request", <-done, 201, false)
 	if r := a.expect("retry after it finished", a.pay("tok", "k_1", body2500), 201, true); r.ID != first.ID {
 		t.Fatalf("replay of %s, want %s", r.ID, first.ID)
@@ -175,7 +175,8 @@ func idemAccount(t *testing.T, token string) string {
 func testHTTPThousand(t *testing.T, s idemhttp.Store) {
 	// 1,000 identical requests at once, with one key: one charge, one 201,
 	// and every other answer a 409 or a replay of that 201. Then again
-	// with another key, its winner slowed down by 200 ms so that most of
+	// with another key, its winner slowed down by 200 ms (on the manual
+	// clock, moved only once every other request was answered) so that all
 	// the others find it still in flight.
 	a := newAPI(t, s)
 	thousand(t, a, "tok", "k_1", false)
@@ -190,15 +191,26 @@ func thousand(t *testing.T, a *api, token, key string, inFlight bool, faults ...
 	var wg sync.WaitGroup
 	start := make(chan struct{})
 	replies := make([]reply, n)
+	var answered atomic.Int32
 	for i := range replies {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
 			<-start
 			replies[i] = a.pay(token, key, body2500, faults...)
+			answered.Add(1)
 		}(i)
 	}
 	close(start)
+	if inFlight {
+		// The winner sleeps; the others answer; then the winner wakes.
+		for deadline := time.Now().Add(30 * time.Second); a.clock.Sleepers() < 1 || answered.Load() < n-1; time.Sleep(time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("after 30 s: %d asleep, %d answered", a.clock.Sleepers(), answered.Load())
+			}
+		}
+		a.clock.Advance(200 * time.Millisecond)
+	}
 	wg.Wait()
 	var created, replayed, conflict int
 	var first reply
@@ -289,7 +301,7 @@ func testHTTPTakeoverUncheckpointed(t *testing.T, s idemhttp.Store) {
 		t.Fatal(err)
 	}
 	if _, _, err := s.Charge(ctx, idemhttp.Charge{ID: "ch_crashed", Account: acct, PaymentID: "pay_crashed",
-		Amount: 2500, Currency: "usd", Key: "k_1", Created: T0}); err != nil {
+		Amount: 2500, Currency: "usd", Key: "k_1", Created: T0, Fence: rec.Fence}); err != nil {
 		t.Fatal(err)
 	}
 	a.clock.Advance(30 * time.Second)
@@ -367,4 +379,85 @@ func testHTTPLostResponse(t *testing.T, s idemhttp.Store) {
 		t.Fatal("a lost request left its key stored")
 	}
 	a.wantCharges("tok", 3)
+}
+
+// withWindows sets the handler's lease and TTL.
+func (a *api) withWindows(lease, ttl time.Duration) *api {
+	a.h.Lease, a.h.TTL = lease, ttl
+	return a
+}
+
+// The crashed claim outlives the TTL: with keys kept 5 s and a lease of a
+// minute, a retry 5.2 s after a crash that charged waits for the lease
+// (Retry-After says how long) and then finishes that payment; it never
+// makes a second one.
+func testHTTPCrashOutlivesTTL(t *testing.T, s idemhttp.Store) {
+	a := newAPI(t, s).withWindows(time.Minute, 5*time.Second)
+	a.expect("crash after charge", a.pay("tok", "k_1", body2500, "crash-after-charge"), 502, false)
+	r := a.expect("retry at once", a.pay("tok", "k_1", body2500), 409, false)
+	if got := r.Header.Get("Retry-After"); got != "60" {
+		t.Fatalf("Retry-After %q at once, want 60 (the lease left)", got)
+	}
+	a.clock.Advance(5200 * time.Millisecond)
+	r = a.expect("retry at 5.2 s, past the TTL", a.pay("tok", "k_1", body2500), 409, false)
+	if got := r.Header.Get("Retry-After"); got != "55" {
+		t.Fatalf("Retry-After %q at 5.2 s, want 55 (54.8 s left, rounded up)", got)
+	}
+	a.clock.Advance(54800 * time.Millisecond)
+	done := a.expect("retry when the lease ends", a.pay("tok", "k_1", body2500), 201, false)
+	if ps := a.wantCharges("tok", 1); ps[0] != done.ID {
+		t.Fatalf("the charge is for %s, the answer for %s", ps[0], done.ID)
+	}
+	// From its completion the key is remembered 5 s, then it is new.
+	a.clock.Advance(5*time.Second - time.Microsecond)
+	a.expect("replay before the TTL", a.pay("tok", "k_1", body2500), 201, true)
+	a.clock.Advance(time.Microsecond)
+	a.expect("the same key after the TTL", a.pay("tok", "k_1", body2500), 201, false)
+	a.wantCharges("tok", 2)
+}
+
+// A slow first request outlives its lease and the TTL: the retry takes
+// over, and when the first wakes it can charge nothing, since its fence
+// is stale. One charge, one payment.
+func testHTTPSlowClaimantFenced(t *testing.T, s idemhttp.Store) {
+	a := newAPI(t, s).withWindows(5*time.Second, 8*time.Second)
+	first := make(chan reply)
+	go func() { first <- a.pay("tok", "k_1", body2500, "slow=10000") }()
+	a.waitSleepers(1)
+	a.clock.Advance(8300 * time.Millisecond)
+	second := a.expect("retry at 8.3 s", a.pay("tok", "k_1", body2500), 201, false)
+	a.clock.Advance(1700 * time.Millisecond) // the first wakes at 10 s
+	r := <-first
+	if r.Status == 201 && r.ID != second.ID {
+		t.Fatalf("the slow first request made payment %s beside the retry's %s", r.ID, second.ID)
+	}
+	if ps := a.wantCharges("tok", 1); ps[0] != second.ID {
+		t.Fatalf("charge for %s, want %s", ps[0], second.ID)
+	}
+	a.expect("a later retry", a.pay("tok", "k_1", body2500), 201, true)
+}
+
+// waitSleepers waits until n requests sleep on the manual clock.
+func (a *api) waitSleepers(n int) {
+	a.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for a.clock.Sleepers() < n {
+		if time.Now().After(deadline) {
+			a.t.Fatalf("%d requests asleep after 10 s, want %d", a.clock.Sleepers(), n)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// Currency codes are compared without case: "USD" then "usd" under one
+// key is one payment; an unknown code is refused.
+func testHTTPCurrencyCase(t *testing.T, s idemhttp.Store) {
+	a := newAPI(t, s)
+	first := a.expect("USD", a.pay("tok", "k_1", `{"amount":2500,"currency":"USD"}`), 201, false)
+	again := a.expect("usd", a.pay("tok", "k_1", body2500), 201, true)
+	if again.ID != first.ID || !strings.Contains(first.Body, `"currency": "usd"`) {
+		t.Fatalf("USD then usd: %s then %s", first.Body, again.Body)
+	}
+	a.expect("zzz", a.pay("tok", "k_2", `{"amount":2500,"currency":"zzz"}`), 400, false)
+	a.wantCharges("tok", 1)
 }

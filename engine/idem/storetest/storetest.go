@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -36,12 +37,14 @@ func Run(t *testing.T, newStore func(t *testing.T) idemhttp.Store) {
 		{"Fencing", testFencing},
 		{"CheckpointSurvivesTakeover", testTakeover},
 		{"Expiry", testExpiry},
+		{"InFlightNeverExpires", testInFlightNeverExpires},
 		{"AccountIsolation", testAccountIsolation},
 		{"BinaryBody", testBinaryBody},
 		{"ConcurrentClaims", testConcurrentClaims},
 		{"LedgerOneChargePerPayment", testLedgerCharge},
 		{"LedgerPayments", testLedgerPayments},
 		{"LedgerChargesNewestFirst", testLedgerListing},
+		{"LedgerRefusesALostClaim", testLedgerFence},
 		{"HTTPNewAndReplay", testHTTPNewAndReplay},
 		{"HTTPInFlight409", testHTTPInFlight},
 		{"HTTPThousandIdentical", testHTTPThousand},
@@ -52,6 +55,9 @@ func Run(t *testing.T, newStore func(t *testing.T) idemhttp.Store) {
 		{"HTTPReleaseWhenNothingHappened", testHTTPRelease},
 		{"HTTPSavedFailureReplayed", testHTTPDecline},
 		{"HTTPLostResponse", testHTTPLostResponse},
+		{"HTTPCrashOutlivesTTL", testHTTPCrashOutlivesTTL},
+		{"HTTPSlowClaimantFenced", testHTTPSlowClaimantFenced},
+		{"HTTPCurrencyCase", testHTTPCurrencyCase},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.run(t, newStore(t)) })
 	}
@@ -215,23 +221,53 @@ func testTakeover(t *testing.T, s idemhttp.Store) {
 
 func testExpiry(t *testing.T, s idemhttp.Store) {
 	rec := mustClaim(t, s, claim("acct_1", "k_1", "fp_a", T0), true)
+	// Completed an hour after the claim: expiry counts from here.
+	done := T0.Add(time.Hour)
 	rec.Status, rec.Body, rec.RecoveryPoint = 201, []byte("first"), "charged"
+	rec.ExpiresAt = done.Add(24 * time.Hour)
 	if err := s.Complete(ctx, rec); err != nil {
 		t.Fatal(err)
 	}
-	end := T0.Add(24 * time.Hour)
+	if r := mustGet(t, s, "acct_1", "k_1"); !r.ExpiresAt.Equal(rec.ExpiresAt) {
+		t.Fatalf("Complete kept ExpiresAt %v, want %v (completion plus TTL)", r.ExpiresAt, rec.ExpiresAt)
+	}
+	end := done.Add(24 * time.Hour)
+	// 24 h after the claim, but not after completion: still live.
+	mustClaim(t, s, claim("acct_1", "k_1", "fp_b", T0.Add(24*time.Hour)), false)
 	mustClaim(t, s, claim("acct_1", "k_1", "fp_b", end.Add(-time.Microsecond)), false)
 	// At ExpiresAt the record counts as absent: claimed afresh, any body.
 	got := mustClaim(t, s, claim("acct_1", "k_1", "fp_b", end), true)
 	want := claim("acct_1", "k_1", "fp_b", end)
 	want.State, want.Fence = idem.InFlight, 2
 	sameRecord(t, "reclaimed after expiry", got, want)
+}
 
-	// An in-flight record expires too.
-	mustClaim(t, s, claim("acct_1", "k_2", "fp_a", T0), true)
-	got = mustClaim(t, s, claim("acct_1", "k_2", "fp_c", end), true)
-	if got.Fingerprint != "fp_c" || got.Fence != 2 || !got.Created.Equal(end) {
-		t.Fatalf("expired in-flight record reclaimed as %+v", got)
+// An in-flight record never expires: its claimant may have charged. Long
+// after its TTL, a retry with the same body waits for the lease and then
+// takes it over from its recovery point; another body is a mismatch.
+func testInFlightNeverExpires(t *testing.T, s idemhttp.Store) {
+	rec := mustClaim(t, s, claim("acct_1", "k_2", "fp_a", T0), true)
+	rec.RecoveryPoint = "charged pay_1 ch_1"
+	if err := s.Checkpoint(ctx, rec); err != nil {
+		t.Fatal(err)
+	}
+	week := T0.Add(7 * 24 * time.Hour)
+	got := mustClaim(t, s, claim("acct_1", "k_2", "fp_c", week), false)
+	if got.State != idem.InFlight || got.Fingerprint != "fp_a" || got.RecoveryPoint != "charged pay_1 ch_1" {
+		t.Fatalf("an in-flight record a week old, claimed with another body: %+v", got)
+	}
+	got = mustClaim(t, s, claim("acct_1", "k_2", "fp_a", week), true)
+	if got.Fence != 2 || !got.Created.Equal(T0) || got.RecoveryPoint != "charged pay_1 ch_1" {
+		t.Fatalf("an in-flight record a week old, claimed with its body: %+v; want a takeover at fence 2 from its recovery point", got)
+	}
+	// Nor does Purge drop it.
+	if p, ok := s.(interface {
+		Purge(context.Context, time.Time) (int64, error)
+	}); ok {
+		if _, err := p.Purge(ctx, week.Add(365*24*time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+		mustGet(t, s, "acct_1", "k_2")
 	}
 }
 
@@ -331,14 +367,23 @@ func testConcurrentClaims(t *testing.T, s idemhttp.Store) {
 	}
 }
 
+// holding claims (account, key) and returns the claim, whose fence the
+// ledger's writes carry.
+func holding(t *testing.T, s idemhttp.Store, account, key string) idem.Record {
+	t.Helper()
+	return mustClaim(t, s, claim(account, key, "fp_"+key, T0), true)
+}
+
 func testLedgerCharge(t *testing.T, s idemhttp.Store) {
-	c := idemhttp.Charge{ID: "ch_1", Account: "acct_1", PaymentID: "pay_1", Amount: 2500, Currency: "usd", Key: "k_1", Created: T0}
+	k1 := holding(t, s, "acct_1", "k_1")
+	c := idemhttp.Charge{ID: "ch_1", Account: "acct_1", PaymentID: "pay_1", Amount: 2500, Currency: "usd", Key: "k_1", Created: T0, Fence: k1.Fence}
 	got, created, err := s.Charge(ctx, c)
+	c.Fence = 0 // not kept
 	if err != nil || !created || got != c {
 		t.Fatalf("first Charge = %+v, %v, %v", got, created, err)
 	}
 	again := c
-	again.ID, again.Amount, again.Created = "ch_2", 9900, T0.Add(time.Second)
+	again.ID, again.Amount, again.Created, again.Fence = "ch_2", 9900, T0.Add(time.Second), k1.Fence
 	got, created, err = s.Charge(ctx, again)
 	if err != nil || created || got.ID != "ch_1" || got.Amount != 2500 || !got.Created.Equal(T0) {
 		t.Fatalf("second Charge for pay_1 = %+v, %v, %v; want ch_1 back, nothing new", got, created, err)
@@ -348,20 +393,73 @@ func testLedgerCharge(t *testing.T, s idemhttp.Store) {
 	if _, created, err := s.Charge(ctx, other); err != nil || !created {
 		t.Fatalf("Charge for pay_2 = %v, %v", created, err)
 	}
-	if list, total, err := s.Charges(ctx, "acct_1", 10); err != nil || total != 2 || len(list) != 2 {
-		t.Fatalf("Charges = %d of %d, %v; want 2", len(list), total, err)
+	if list, more, total, err := s.Charges(ctx, "acct_1", idemhttp.Page{Limit: 10}); err != nil || total != 2 || len(list) != 2 || more {
+		t.Fatalf("Charges = %d of %d (more: %v), %v; want 2", len(list), total, more, err)
+	}
+}
+
+// A claimant that lost its key to a takeover can neither charge nor save
+// a payment, though it holds a fence that once was good; the takeover can.
+func testLedgerFence(t *testing.T, s idemhttp.Store) {
+	first := holding(t, s, "acct_1", "k_1")
+	lapsed := first.LockedUntil
+	second := mustClaim(t, s, claim("acct_1", "k_1", "fp_k_1", lapsed), true)
+	c := idemhttp.Charge{ID: "ch_1", Account: "acct_1", PaymentID: "pay_1", Amount: 2500, Currency: "usd", Key: "k_1", Created: T0, Fence: first.Fence}
+	if got, created, err := s.Charge(ctx, c); !errors.Is(err, idem.ErrNotHeld) || created {
+		t.Fatalf("Charge at the lost fence %d = %+v, %v, %v; want ErrNotHeld", first.Fence, got, created, err)
+	}
+	p := idemhttp.Payment{ID: "pay_1", Account: "acct_1", Amount: 2500, Currency: "usd",
+		Status: idemhttp.PaymentSucceeded, Key: "k_1", Created: T0, Fence: first.Fence}
+	if _, err := s.SavePayment(ctx, p); !errors.Is(err, idem.ErrNotHeld) {
+		t.Fatalf("SavePayment at the lost fence: %v; want ErrNotHeld", err)
+	}
+	// Another account's claim of the same key and fence lends nothing.
+	other := holding(t, s, "acct_2", "k_1")
+	c2 := c
+	c2.Account, c2.PaymentID, c2.ID = "acct_2", "pay_9", "ch_9"
+	c2.Fence = other.Fence
+	if _, _, err := s.Charge(ctx, c2); err != nil {
+		t.Fatalf("acct_2's own charge at fence %d: %v", c2.Fence, err)
+	}
+	c3 := c
+	c3.PaymentID, c3.ID, c3.Account, c3.Key, c3.Fence = "pay_8", "ch_8", "acct_2", "k_other", other.Fence
+	if _, _, err := s.Charge(ctx, c3); !errors.Is(err, idem.ErrNotHeld) {
+		t.Fatalf("a charge for a key nobody claimed: %v; want ErrNotHeld", err)
+	}
+	if list, _, _, _ := s.Charges(ctx, "acct_1", idemhttp.Page{Limit: 10}); len(list) != 0 {
+		t.Fatalf("acct_1 has charges %+v after refused ones", list)
+	}
+	c.Fence = second.Fence
+	if _, created, err := s.Charge(ctx, c); err != nil || !created {
+		t.Fatalf("the takeover's Charge = %v, %v", created, err)
+	}
+	// Once charged, the lost claimant learns of that charge, and takes none.
+	c.Fence, c.ID = first.Fence, "ch_2"
+	if got, created, err := s.Charge(ctx, c); err != nil || created || got.ID != "ch_1" {
+		t.Fatalf("the lost claimant's Charge after the takeover's = %+v, %v, %v; want ch_1 back", got, created, err)
+	}
+	// And after the key is done, nothing more is charged under it.
+	second.Status, second.Body = 201, []byte("ok")
+	if err := s.Complete(ctx, second); err != nil {
+		t.Fatal(err)
+	}
+	c.PaymentID, c.ID, c.Fence = "pay_3", "ch_3", second.Fence
+	if _, _, err := s.Charge(ctx, c); !errors.Is(err, idem.ErrNotHeld) {
+		t.Fatalf("Charge under a completed key: %v; want ErrNotHeld", err)
 	}
 }
 
 func testLedgerPayments(t *testing.T, s idemhttp.Store) {
+	k1 := holding(t, s, "acct_1", "k_1")
 	p := idemhttp.Payment{ID: "pay_1", Account: "acct_1", Amount: 2500, Currency: "usd",
-		Status: idemhttp.PaymentSucceeded, ChargeID: "ch_1", Key: "k_1", Created: T0}
+		Status: idemhttp.PaymentSucceeded, ChargeID: "ch_1", Key: "k_1", Created: T0, Fence: k1.Fence}
 	got, err := s.SavePayment(ctx, p)
+	p.Fence = 0 // not kept
 	if err != nil || got != p {
 		t.Fatalf("SavePayment = %+v, %v", got, err)
 	}
 	later := p
-	later.Status, later.ChargeID = idemhttp.PaymentDeclined, ""
+	later.Status, later.ChargeID, later.Fence = idemhttp.PaymentDeclined, "", k1.Fence
 	if got, err := s.SavePayment(ctx, later); err != nil || got != p {
 		t.Fatalf("second SavePayment = %+v, %v; want the first kept", got, err)
 	}
@@ -377,26 +475,54 @@ func testLedgerPayments(t *testing.T, s idemhttp.Store) {
 }
 
 func testLedgerListing(t *testing.T, s idemhttp.Store) {
+	k1 := holding(t, s, "acct_1", "k_1")
+	// ch_3 and ch_4 are taken at the same instant: the later taken is newer.
+	at := []int{1, 2, 3, 3, 5}
 	for i := 1; i <= 5; i++ {
-		c := idemhttp.Charge{ID: "ch_" + strconv.Itoa(i), Account: "acct_1", PaymentID: "pay_" + strconv.Itoa(i),
-			Amount: int64(100 * i), Currency: "usd", Created: T0.Add(time.Duration(i) * time.Second)}
+		c := idemhttp.Charge{ID: "ch_" + strconv.Itoa(i), Account: "acct_1", PaymentID: "pay_" + strconv.Itoa(i), Key: "k_1",
+			Amount: int64(100 * i), Currency: "usd", Created: T0.Add(time.Duration(at[i-1]) * time.Second), Fence: k1.Fence}
 		if _, _, err := s.Charge(ctx, c); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, _, err := s.Charge(ctx, idemhttp.Charge{ID: "ch_x", Account: "acct_2", PaymentID: "pay_x", Amount: 1, Currency: "eur", Created: T0}); err != nil {
+	kx := holding(t, s, "acct_2", "k_x")
+	if _, _, err := s.Charge(ctx, idemhttp.Charge{ID: "ch_x", Account: "acct_2", PaymentID: "pay_x", Key: "k_x", Amount: 1, Currency: "eur", Created: T0, Fence: kx.Fence}); err != nil {
 		t.Fatal(err)
 	}
-	list, total, err := s.Charges(ctx, "acct_1", 3)
-	if err != nil || total != 5 || len(list) != 3 {
-		t.Fatalf("Charges(limit 3) = %d of %d, %v", len(list), total, err)
-	}
-	for i, want := range []string{"ch_5", "ch_4", "ch_3"} {
-		if list[i].ID != want {
-			t.Fatalf("charge %d is %s, want %s (newest first)", i, list[i].ID, want)
+	ids := func(list []idemhttp.Charge) string {
+		var out []string
+		for _, c := range list {
+			out = append(out, c.ID)
 		}
+		return strings.Join(out, ",")
 	}
-	if list, total, _ := s.Charges(ctx, "acct_3", 10); total != 0 || len(list) != 0 {
+	// Page through, two at a time, as a client following has_more would.
+	var pages []string
+	after := ""
+	for range 4 {
+		list, more, total, err := s.Charges(ctx, "acct_1", idemhttp.Page{Limit: 2, StartingAfter: after})
+		if err != nil || total != 5 {
+			t.Fatalf("Charges(limit 2, after %q) = %d of %d, %v", after, len(list), total, err)
+		}
+		pages = append(pages, ids(list)+map[bool]string{true: "+", false: ""}[more])
+		if !more {
+			break
+		}
+		after = list[len(list)-1].ID
+	}
+	if got, want := strings.Join(pages, " | "), "ch_5,ch_4+ | ch_3,ch_2+ | ch_1"; got != want {
+		t.Fatalf("pages (+ for has_more) = %s, want %s (newest first)", got, want)
+	}
+	if list, more, _, err := s.Charges(ctx, "acct_1", idemhttp.Page{Limit: 3}); err != nil || ids(list) != "ch_5,ch_4,ch_3" || !more {
+		t.Fatalf("Charges(limit 3) = %s (more %v), %v", ids(list), more, err)
+	}
+	if list, more, _, err := s.Charges(ctx, "acct_1", idemhttp.Page{Limit: 5}); err != nil || len(list) != 5 || more {
+		t.Fatalf("Charges(limit 5) = %s (more %v), %v; want all, no more", ids(list), more, err)
+	}
+	if _, _, _, err := s.Charges(ctx, "acct_1", idemhttp.Page{Limit: 2, StartingAfter: "ch_x"}); !errors.Is(err, idemhttp.ErrNoSuchCharge) {
+		t.Fatalf("a cursor from another account: %v, want ErrNoSuchCharge", err)
+	}
+	if list, _, total, _ := s.Charges(ctx, "acct_3", idemhttp.Page{Limit: 10}); total != 0 || len(list) != 0 {
 		t.Fatalf("an unknown account has %d charges", total)
 	}
 }

@@ -1,0 +1,157 @@
+package lock
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+)
+
+// done is a done_at_s figure; gaveUp marks a run where some sender gave up.
+func done(s float64) *float64 { return &s }
+
+// Every figure of SIMULATORS.md section 7's table, at the defaults unless
+// the case says otherwise.
+func TestFigures(t *testing.T) {
+	for _, c := range []struct {
+		name                                            string
+		set                                             func(*Params)
+		charges, sends, conflicts, replays, unavailable int
+		doneAt                                          *float64
+	}{
+		{"guard none", func(p *Params) { p.Guard = None }, 2, 2, 0, 0, 0, done(2)},
+		{"get-then-set", func(p *Params) { p.Guard = GetThenSet }, 2, 2, 0, 0, 0, done(2)},
+		{"get-then-set, dupes 20", func(p *Params) { p.Guard = GetThenSet; p.Dupes = 20 }, 20, 20, 0, 0, 0, done(2)},
+		{"setnx", func(p *Params) {}, 1, 3, 1, 1, 0, done(60)},
+		{"setnx, dupes 20", func(p *Params) { p.Dupes = 20 }, 1, 39, 19, 19, 0, done(60)},
+		{"setnx, work 400 (longer than the lock)", func(p *Params) { p.Work = 400 * time.Second }, 2, 16, 12, 2, 0, done(430)},
+		{"setnx, crash after-charge", func(p *Params) { p.Crash = AfterCharge }, 2, 12, 9, 1, 0, done(310)},
+		{"setnx, crash before-charge", func(p *Params) { p.Crash = BeforeCharge }, 1, 12, 9, 1, 0, done(310)},
+		{"setnx, store down, fail-open", func(p *Params) { p.Store = Down; p.OnDown = FailOpen }, 2, 2, 0, 0, 0, done(2)},
+		{"setnx, store down, fail-closed", func(p *Params) { p.Store = Down; p.OnDown = FailClosed }, 1, 5, 1, 1, 2, done(120)},
+		{"setnx, retry 200", func(p *Params) { p.Retry = 200 * time.Second }, 1, 3, 1, 1, 0, done(200)},
+		{"setnx, retry 200, evict on", func(p *Params) { p.Retry = 200 * time.Second; p.Evict = true }, 2, 3, 1, 0, 0, done(202)},
+	} {
+		p := Defaults()
+		c.set(&p)
+		res, err := Run(p)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		s := res.Summary
+		if s.Charges != c.charges || s.Sends != c.sends || s.Conflicts != c.conflicts || s.Replays != c.replays ||
+			s.Unavailable != c.unavailable || s.GaveUp != 0 || s.DoneAt == nil || *s.DoneAt != *c.doneAt {
+			t.Errorf("%s: %s; want %d charges, %d sends, %d conflicts, %d replays, %d unavailable, done at %v s",
+				c.name, summary(s), c.charges, c.sends, c.conflicts, c.replays, c.unavailable, *c.doneAt)
+		}
+		// The trace tells the same story as the summary.
+		tr := res.Trace
+		if tr.Count("charge") != s.Charges || tr.Count("send") != s.Sends || tr.Count("conflict") != s.Conflicts ||
+			tr.Count("replay") != s.Replays || tr.Count("unavailable") != s.Unavailable || tr.Count("timeout") != s.Timeouts {
+			t.Errorf("%s: the trace disagrees with %s", c.name, summary(s))
+		}
+	}
+}
+
+// The work-400 case in detail: each sender's first answer comes after it
+// stopped waiting (2 timeouts, 2 answers lost), and both senders use all
+// 8 attempts before the replay.
+func TestWorkLongerThanTheLock(t *testing.T) {
+	p := Defaults()
+	p.Work = 400 * time.Second
+	res, _ := Run(p)
+	if res.Timeouts != 2 || res.Trace.Count("lost") != 2 || res.Trace.Count("lock") != 2 {
+		t.Errorf("%d timeouts, %d answers lost, %d locks taken; want 2, 2, 2", res.Timeouts, res.Trace.Count("lost"), res.Trace.Count("lock"))
+	}
+	// The second lock is taken at t = 300, the instant the first expires:
+	// a key set with EX 300 at t = 0 exists for t < 300.
+	var locks []time.Duration
+	for _, e := range res.Trace {
+		if e.Kind == "lock" {
+			locks = append(locks, e.At)
+		}
+	}
+	if len(locks) != 2 || locks[0] != 0 || locks[1] != 300*time.Second {
+		t.Errorf("locks taken at %v; want [0s 5m0s]", locks)
+	}
+}
+
+// With one attempt, the sender that gets 409 gives up, and done_at_s is
+// null.
+func TestGivingUp(t *testing.T) {
+	p := Defaults()
+	p.Attempts = 1
+	res, _ := Run(p)
+	if res.GaveUp != 1 || res.DoneAt != nil || res.Charges != 1 || res.Trace.Count("give-up") != 1 {
+		t.Errorf("%s; want 1 gave up, done_at_s null, 1 charge", summary(res.Summary))
+	}
+	b, _ := json.Marshal(res.Summary)
+	want := `{"charges":1,"sends":2,"conflicts":1,"replays":0,"unavailable":0,"timeouts":0,"gave_up":1,"done_at_s":null}`
+	if string(b) != want {
+		t.Errorf("json %s; want %s", b, want)
+	}
+}
+
+// An answer due at the very instant the sender stops waiting is lost: the
+// timeout was scheduled first.
+func TestAnswerAtTheTimeoutIsLost(t *testing.T) {
+	p := Defaults()
+	p.Dupes = 1
+	p.Work = p.Timeout
+	res, _ := Run(p)
+	if res.Timeouts != 1 || res.Trace.Count("lost") != 1 || res.Replays != 1 || *res.DoneAt != 70 {
+		t.Errorf("%s, %d lost; want 1 timeout, 1 lost answer, then a replay at 70 s", summary(res.Summary), res.Trace.Count("lost"))
+	}
+}
+
+// Eviction at the instant of a send comes before it.
+func TestEvictionComesFirst(t *testing.T) {
+	p := Defaults()
+	p.Retry = 200 * time.Second
+	p.Evict = true
+	p.EvictAt = 200 * time.Second
+	res, _ := Run(p)
+	if res.Charges != 2 || res.Replays != 0 {
+		t.Errorf("%s; want the send at 200 s to find the keys gone: 2 charges", summary(res.Summary))
+	}
+}
+
+// The same parameters give the same trace: the model is deterministic.
+func TestDeterministic(t *testing.T) {
+	p := Defaults()
+	p.Dupes = 30
+	p.Crash = AfterCharge
+	a, _ := Run(p)
+	b, _ := Run(p)
+	if len(a.Trace) != len(b.Trace) {
+		t.Fatalf("%d events, then %d", len(a.Trace), len(b.Trace))
+	}
+	for i := range a.Trace {
+		if a.Trace[i] != b.Trace[i] {
+			t.Fatalf("event %d differs: %+v, then %+v", i, a.Trace[i], b.Trace[i])
+		}
+	}
+}
+
+func TestValidate(t *testing.T) {
+	for _, c := range []struct {
+		set  func(*Params)
+		want string
+	}{
+		{func(p *Params) { p.Dupes = 0 }, "dupes: 0 is out of bounds (allowed: 1 to 100)"},
+		{func(p *Params) { p.Guard = "lock" }, `guard: "lock" is not allowed (allowed: none, get-then-set, setnx)`},
+		{func(p *Params) { p.LockTTL = 0 }, "lock-ttl: 0 is out of bounds (allowed: 1 to 604800 seconds)"},
+		{func(p *Params) { p.OnDown = "queue" }, `on-down: "queue" is not allowed (allowed: fail-open, fail-closed)`},
+		{func(p *Params) { p.Crash = "midway" }, `crash: "midway" is not allowed (allowed: none, before-charge, after-charge)`},
+	} {
+		p := Defaults()
+		c.set(&p)
+		if _, err := Run(p); err == nil || err.Error() != c.want {
+			t.Errorf("got %v; want %s", err, c.want)
+		}
+	}
+}
+
+func summary(s Summary) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
