@@ -3,9 +3,10 @@
 GO        ?= go
 GOROOT    := $(shell $(GO) env GOROOT)
 WASM_EXEC := $(GOROOT)/lib/wasm/go_js_wasm_exec
-# Packages that also run as WebAssembly under Node: the ones the page's
-# module is made of.
-WASM_PKGS := ./engine/sim/ ./engine/payment/ ./engine/idem/ ./site/widget/ ./site/chart/ ./site/markup/
+# Packages that also run as WebAssembly under Node: every package of ours
+# the page's module is made of, as the go command lists them (so a model a
+# widget starts to use is tested there without a change here).
+WASM_PKGS = $(shell GOOS=js GOARCH=wasm $(GO) list -deps ./wasm/ | grep '^github.com/retrylab/retrylab/' | grep -vx 'github.com/retrylab/retrylab/wasm')
 
 WRANGLER  := build/worker/node_modules/.bin/wrangler
 LIGHTHOUSE := bench/node_modules/.bin/lighthouse

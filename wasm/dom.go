@@ -53,15 +53,32 @@ func listen(target js.Value, typ string, fn func(ev js.Value)) {
 	}))
 }
 
-// later runs fn after ms milliseconds and returns the timer's id.
-func later(ms int, fn func()) int {
+// later runs fn after ms milliseconds and returns what cancels it. The
+// js.Func is released once it has run or been cancelled, whichever comes
+// first, so a replay that is stepped (each step cancels the pending
+// collection) leaks none.
+func later(ms int, fn func()) (cancel func()) {
 	var f js.Func
+	done := false
 	f = js.FuncOf(func(js.Value, []js.Value) any {
-		f.Release()
-		fn()
+		if !done {
+			done = true
+			f.Release()
+			fn()
+		}
 		return nil
 	})
-	return js.Global().Call("setTimeout", f, ms).Int()
+	id := js.Global().Call("setTimeout", f, ms)
+	return func() {
+		if !done {
+			done = true
+			js.Global().Call("clearTimeout", id)
+			f.Release()
+		}
+	}
 }
 
-func cancel(timer int) { js.Global().Call("clearTimeout", timer) }
+// pageClock is the replay's clock in the page: setTimeout.
+type pageClock struct{}
+
+func (pageClock) After(ms int, fn func()) func() { return later(ms, fn) }

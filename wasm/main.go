@@ -4,7 +4,10 @@
 // on the page. Each widget's root already holds its first state, rendered
 // by the site generator with the same view code; this module wires the
 // controls (one delegated listener per event type on the root), re-runs the
-// engine on every change and re-renders the output region.
+// engine on every change and re-renders the output region. What it does
+// on an event lives in site/widget, which has tests natively and under
+// WebAssembly: reading the form (Schema.ReadForm), the replay (Replay);
+// this module only binds events to them and the DOM.
 //
 // Keep imports small: every package here is downloaded by every reader.
 package main
@@ -12,17 +15,10 @@ package main
 import (
 	"runtime"
 	"strconv"
-	"strings"
 	"syscall/js"
 
 	"github.com/retrylab/retrylab/site/widget"
 )
-
-// stepDelay is the pause between two steps of a replay, in milliseconds: a
-// row of the sequence diagram is about eight words, which a reader takes in
-// at a glance with the row highlighted; the step buttons are there to read
-// at leisure.
-const stepDelay = 700
 
 // collectDelay is how long the page must be still, in milliseconds, before
 // the module collects its garbage (see collectLater).
@@ -93,9 +89,7 @@ type instance struct {
 	w       *widget.Widget
 	values  widget.Values
 	run     widget.Run
-	step    int
-	timer   int // pending replay timer, 0 if none
-	playing bool
+	replay  widget.Replay
 }
 
 func hydrate(root element) error {
@@ -126,7 +120,10 @@ func hydrate(root element) error {
 	// The page already shows the end state the build ran: the engine runs
 	// here only when the reader first asks for something else (ensure), so
 	// a page of many widgets costs no runs to become interactive.
-	in.step = -1
+	in.replay = widget.Replay{Clock: pageClock{}, Show: in.show, Stopped: func(bool) {
+		in.playingChanged()
+		in.announce()
+	}}
 
 	listen(root.Value, "change", func(ev js.Value) {
 		// Only the parameters' controls: the scrubber has no name.
@@ -170,7 +167,7 @@ func hydrate(root element) error {
 	pending := root.GetAttribute("data-pending")
 	root.RemoveAttribute("data-pending")
 	in.showEmbed()
-	if shown, err := w.Schema.Parse(in.read()); err != nil || shown.JSON() != values.JSON() || pending == "replay" {
+	if shown, err := w.Schema.Parse(w.Schema.ReadForm(in.controls())); err != nil || shown.JSON() != values.JSON() || pending == "replay" {
 		in.changed(pending == "replay")
 	}
 	root.SetAttribute("data-hydrated", "true")
@@ -221,7 +218,7 @@ func (in *instance) key(ev js.Value) {
 		case "Home":
 			in.goTo(0)
 		default:
-			in.goTo(in.run.Steps())
+			in.goTo(in.replay.Steps())
 		}
 	default:
 		return
@@ -241,19 +238,19 @@ func (in *instance) ensure() bool {
 		return false
 	}
 	in.run = run
-	if in.step < 0 {
-		in.step = run.Steps() // the end state, as drawn
-	}
+	in.replay.Load(run.Steps(), run.Steps()) // the end state, as drawn
 	return true
 }
 
 // changed re-reads the controls, re-runs the engine and shows the end
 // state, or replays from the first step when replay is set.
 func (in *instance) changed(replay bool) {
-	in.stop()
-	in.showItems()
+	in.replay.Stop()
+	in.playingChanged()
+	controls := in.controls()
+	in.showItems(controls)
 	start := now()
-	values, err := in.w.Schema.Parse(in.read())
+	values, err := in.w.Schema.Parse(in.w.Schema.ReadForm(controls))
 	if err != nil {
 		showError(in.root, err.Error())
 		return
@@ -268,9 +265,11 @@ func (in *instance) changed(replay bool) {
 	in.root.SetAttribute("data-params", values.JSON())
 	in.root.SetAttribute("data-steps", widget.Itoa(run.Steps()))
 	in.showEmbed()
+	in.replay.Load(run.Steps(), run.Steps())
 	if replay && run.Steps() > 0 {
-		in.show(0)
-		in.start()
+		in.replay.GoTo(0)
+		in.replay.Play()
+		in.playingChanged()
 	} else {
 		in.show(run.Steps())
 		in.announce()
@@ -296,21 +295,14 @@ func (in *instance) toggle() {
 	if !in.ensure() {
 		return
 	}
-	if in.playing {
-		in.stop()
-		in.announce()
-		return
-	}
-	if in.step >= in.run.Steps() {
-		in.show(0)
-	}
-	in.start()
+	in.replay.Toggle()
+	in.playingChanged()
 }
 
 // stepBy moves d steps from the one shown.
 func (in *instance) stepBy(d int) {
 	if in.ensure() {
-		in.goTo(in.step + d)
+		in.goTo(in.replay.Step() + d)
 	}
 }
 
@@ -319,47 +311,23 @@ func (in *instance) goTo(step int) {
 	if !in.ensure() {
 		return
 	}
-	in.stop()
-	in.show(step)
+	in.replay.GoTo(step)
+	in.playingChanged()
 	in.announce()
 }
 
-func (in *instance) start() {
-	if in.run.Steps() == 0 {
+// playingChanged shows on the root and the play button whether a replay
+// runs.
+func (in *instance) playingChanged() {
+	if in.replay.Playing() == (in.root.GetAttribute("data-playing") == "true") {
 		return
 	}
-	in.playing = true
-	in.root.SetAttribute("data-playing", "true")
-	in.label()
-	in.schedule()
-}
-
-func (in *instance) schedule() {
-	in.timer = later(stepDelay, func() {
-		in.timer = 0
-		if !in.playing {
-			return
-		}
-		in.show(in.step + 1)
-		if in.step < in.run.Steps() {
-			in.schedule()
-		} else {
-			in.stop()
-			in.announce()
-		}
-	})
-}
-
-func (in *instance) stop() {
-	if in.timer != 0 {
-		cancel(in.timer)
-		in.timer = 0
-	}
-	if in.playing {
-		in.playing = false
+	if in.replay.Playing() {
+		in.root.SetAttribute("data-playing", "true")
+	} else {
 		in.root.RemoveAttribute("data-playing")
-		in.label()
 	}
+	in.label()
 }
 
 // label shows Play or Pause on the play button.
@@ -368,7 +336,7 @@ func (in *instance) label() {
 		return
 	}
 	var h widget.HTML
-	widget.PlayLabel(&h, in.playing)
+	widget.PlayLabel(&h, in.replay.Playing())
 	in.play.SetInnerHTML(h.String())
 }
 
@@ -377,7 +345,6 @@ func (in *instance) label() {
 func (in *instance) show(step int) {
 	steps := in.run.Steps()
 	step = max(0, min(step, steps))
-	in.step = step
 	var h widget.HTML
 	in.run.Output(&h, step)
 	in.out.SetInnerHTML(h.String())
@@ -404,7 +371,7 @@ func (in *instance) announce() {
 		text = o.TextContent()
 	}
 	if steps := in.run.Steps(); steps > 0 {
-		text = widget.StepText(in.step, steps) + ". " + text
+		text = widget.StepText(in.replay.Step(), steps) + ". " + text
 	}
 	in.status.SetTextContent(text)
 }
@@ -423,76 +390,41 @@ func now() float64 { return js.Global().Get("performance").Call("now").Float() }
 // hold the collector off around each run instead, but it brings fmt and
 // reflection into the module: 110 KB.)
 func collectLater() {
-	if collecting != 0 {
-		cancel(collecting)
+	if collecting != nil {
+		collecting()
 	}
 	collecting = later(collectDelay, func() {
-		collecting = 0
+		collecting = nil
 		runtime.GC()
 	})
 }
 
-// collecting is the pending collection's timer, 0 if none.
-var collecting int
+// collecting cancels the pending collection, nil if none.
+var collecting func()
 
 // showItems shows as many items of each list control as the parameter
 // its count comes from says (one fault per attempt), hiding the rest.
-func (in *instance) showItems() {
-	for _, p := range in.w.Schema {
-		if p.Kind != widget.EnumList || p.CountFrom == "" {
-			continue
-		}
-		src := query(in.form.Value, "[name=\""+p.CountFrom+"\"]")
-		if src == nil {
-			continue
-		}
-		n, err := strconv.Atoi(src.Get("value").String())
-		if err != nil {
-			continue // an invalid count is reported by Parse
-		}
-		for i, item := range queryAll(in.form.Value, "[data-param=\""+p.Name+"\"] .w-item") {
+func (in *instance) showItems(controls []widget.Control) {
+	for name, n := range in.w.Schema.ItemsShown(controls) {
+		for i, item := range queryAll(in.form.Value, "[data-param=\""+name+"\"] .w-item") {
 			item.Set("hidden", i >= n)
 		}
 	}
 }
 
-// read collects the form's values by control name. Several controls with
-// one name (a list parameter) give a comma-separated list of the non-empty
-// ones, in document order.
-func (in *instance) read() map[string]string {
-	raw := map[string]string{}
-	lists := map[string][]string{}
+// controls reads the form's named elements, in document order, for
+// Schema.ReadForm.
+func (in *instance) controls() []widget.Control {
+	var out []widget.Control
 	for _, el := range queryAll(in.form.Value, "select[name], input[name]") {
 		v := el.Value
-		name := v.Get("name").String()
-		p, ok := in.w.Schema.Param(name)
-		if !ok {
-			continue
+		c := widget.Control{Name: v.Get("name").String(), Value: v.Get("value").String()}
+		if v.Get("type").String() == "checkbox" {
+			c.Checkbox, c.Checked = true, v.Get("checked").Bool()
 		}
-		switch {
-		case p.Kind == widget.EnumList:
-			if item := closest(v, ".w-item"); item != nil && item.Get("hidden").Bool() {
-				continue // offered only when its count grows
-			}
-			if _, seen := lists[name]; !seen {
-				lists[name] = nil
-			}
-			if s := v.Get("value").String(); s != "" {
-				lists[name] = append(lists[name], s)
-			}
-		case v.Get("type").String() == "checkbox":
-			raw[name] = "off"
-			if v.Get("checked").Bool() {
-				raw[name] = "on"
-			}
-		default:
-			raw[name] = v.Get("value").String()
-		}
+		out = append(out, c)
 	}
-	for name, items := range lists {
-		raw[name] = strings.Join(items, ",")
-	}
-	return raw
+	return out
 }
 
 // showError puts a message in the widget's error line (role=alert), made on

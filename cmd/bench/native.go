@@ -101,7 +101,7 @@ func withTrace(figs map[string]any, t sim.Trace) map[string]any {
 	figs["events"] = len(t)
 	figs["last_event"] = ""
 	if len(t) > 0 {
-		figs["last_event"] = t[len(t)-1].Text
+		figs["last_event"] = t[len(t)-1].Sentence()
 	}
 	return figs
 }

@@ -4,8 +4,16 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"maps"
+	"reflect"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/retrylab/retrylab/engine/figures"
+	"github.com/retrylab/retrylab/engine/param"
+	"github.com/retrylab/retrylab/site/widget"
 )
 
 // cli runs retrylab in-process and returns its exit status and output.
@@ -49,29 +57,47 @@ func want(t *testing.T, what string, got map[string]any, fields map[string]any) 
 	}
 }
 
-// The published figures, through the command line.
+// The published figures (engine/figures), through the command line.
 func TestSimJSONFigures(t *testing.T) {
-	want(t, "backoff none", simJSON(t, "backoff", "--policy", "none"), map[string]any{"calls": 10500, "last_served_s": 132.7, "slots": 1328, "waves": 20})
-	want(t, "budget", simJSON(t, "budget"), map[string]any{"calls": 1109})
-	want(t, "budget off", simJSON(t, "budget", "--budget", "off"), map[string]any{"calls": 4000})
-	want(t, "storm", simJSON(t, "storm"), map[string]any{"healthy": 80, "slow": 20, "recovered_after_s": nil})
-	want(t, "storm budget", simJSON(t, "storm", "--budget=on"), map[string]any{"healthy": 80, "slow": 20, "recovered_after_s": 20})
-	want(t, "storm budget skip", simJSON(t, "storm", "--budget", "on", "--skip-expired", "on"), map[string]any{"healthy": 80, "slow": 40, "recovered_after_s": 0})
-	want(t, "guard", simJSON(t, "guard", "--n", "20"), map[string]any{"rows": 20, "charges": 20, "statuses": map[string]int{"201": 20}})
-	want(t, "guard claim", simJSON(t, "guard", "--strategy", "claim-before-work"),
-		map[string]any{"rows": 1, "charges": 1, "statuses": map[string]int{"201": 1, "409": 19}})
-	want(t, "guard constraint", simJSON(t, "guard", "--strategy", "constraint-after-charge"),
-		map[string]any{"rows": 1, "charges": 20, "statuses": map[string]int{"201": 1, "409": 19}})
-	want(t, "payment", simJSON(t, "payment"), map[string]any{"charges": 2, "receipt": "ch_2"})
-	want(t, "payment lose-request", simJSON(t, "payment", "--faults", "lose-request,ok"), map[string]any{"charges": 1, "receipt": "ch_1"})
-	want(t, "payment keys", simJSON(t, "payment", "--keys", "per-intent"), map[string]any{"charges": 1, "receipt": "ch_1", "replayed": true})
-	want(t, "payment per-attempt", simJSON(t, "payment", "--keys", "per-attempt"), map[string]any{"charges": 2, "receipt": "ch_2"})
-	want(t, "outbox", simJSON(t, "outbox"), map[string]any{"published": 2, "emails": 1})
-	want(t, "saga", simJSON(t, "saga"), map[string]any{"charges": 1, "undos": 1})
-	want(t, "ordering dedupe", simJSON(t, "ordering", "--strategy", "dedupe"), map[string]any{"plan": "starter"})
-	want(t, "ordering watermark", simJSON(t, "ordering", "--strategy", "watermark", "--arrival", "evt_2, evt_1, evt_2"), map[string]any{"plan": "pro"})
-	want(t, "sent-marker", simJSON(t, "sent-marker"), map[string]any{"sent": 1})
-	want(t, "cas", simJSON(t, "cas"), map[string]any{"shipments": 1, "version": 8})
+	for _, r := range figures.Rows {
+		args := []string{r.Model}
+		for _, k := range slices.Sorted(maps.Keys(r.Params)) {
+			args = append(args, "--"+k, r.Params[k])
+		}
+		got := simJSON(t, args...)
+		for k, want := range r.Want {
+			if g := jsonFigure(got, k); g != want {
+				t.Errorf("sim %v: %s = %q, want %q (%v)", args, k, g, want, got)
+			}
+		}
+	}
+}
+
+// jsonFigure reads the figure the table calls name from a --json summary.
+func jsonFigure(m map[string]any, name string) string {
+	switch name {
+	case "last-served":
+		return strconv.FormatFloat(m["last_served_s"].(float64), 'f', 1, 64)
+	case "recovered":
+		if m["recovered_after_s"] == nil {
+			return "never"
+		}
+		return strconv.FormatFloat(m["recovered_after_s"].(float64), 'f', -1, 64)
+	case "statuses":
+		st := m["statuses"].(map[string]any)
+		var parts []string
+		for _, c := range slices.Sorted(maps.Keys(st)) {
+			parts = append(parts, c+":"+strconv.FormatFloat(st[c].(float64), 'f', -1, 64))
+		}
+		return strings.Join(parts, ",")
+	}
+	switch v := m[name].(type) {
+	case float64:
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	case string:
+		return v
+	}
+	return "<no " + name + ">"
 }
 
 // Full jitter depends on the seed, and the same seed gives the same run.
@@ -85,7 +111,7 @@ func TestSeed(t *testing.T) {
 	if a["calls"] == c["calls"] && a["last_served_s"] == c["last_served_s"] {
 		t.Fatal("seeds 3 and 4 gave the same run")
 	}
-	if n := a["calls"].(float64); n < 4950 || n > 5100 {
+	if n := a["calls"].(float64); n < float64(figures.FullJitter.CallsMin) || n > float64(figures.FullJitter.CallsMax) {
 		t.Fatalf("full jitter: %v calls", n)
 	}
 }
@@ -100,21 +126,24 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"frob"}, []string{`unknown command "frob"`, "known: api, lab, load, sim"}},
 		{[]string{"sim"}, []string{"name a model", "backoff, budget, cas, guard, ordering, outbox, payment, saga, sent-marker, storm"}},
 		{[]string{"sim", "nope"}, []string{`unknown model "nope"`, "backoff, budget, cas, guard, ordering, outbox, payment, saga, sent-marker, storm"}},
-		{[]string{"sim", "backoff", "--foo", "3"}, []string{"unknown parameter --foo", "--base, --cap, --capacity, --clients, --json, --policy, --seed, --slot"}},
-		{[]string{"sim", "backoff", "--clients", "0"}, []string{"clients: 0 is out of bounds (allowed: 1 to 1000000)"}},
-		{[]string{"sim", "backoff", "--clients=2000000"}, []string{"clients: 2000000 is out of bounds (allowed: 1 to 1000000)"}},
-		{[]string{"sim", "backoff", "--slot", "0"}, []string{"slot: 0 is out of bounds (allowed: 0.001 to 10 seconds)"}},
+		{[]string{"sim", "backoff", "--foo", "3"}, []string{"unknown parameter --foo", "--base, --cap, --capacity, --clients, --compare, --json, --policy, --seed, --slot"}},
+		{[]string{"sim", "backoff", "--clients", "0"}, []string{`clients: "0" is out of bounds (allowed: 1 to 100000)`}},
+		{[]string{"sim", "backoff", "--clients=200000"}, []string{`clients: "200000" is out of bounds (allowed: 1 to 100000)`}},
+		{[]string{"sim", "backoff", "--slot", "0"}, []string{`slot: "0" is out of bounds (allowed: 0.001 to 10)`}},
 		{[]string{"sim", "backoff", "--policy", "jittery"}, []string{`policy: "jittery" is not allowed (allowed: none, full, equal, decorrelated)`}},
 		{[]string{"sim", "backoff", "--clients", "many"}, []string{`clients: "many" is not a whole number`}},
 		{[]string{"sim", "backoff", "--clients"}, []string{"--clients needs a value"}},
 		{[]string{"sim", "backoff", "--clients", "3", "--clients", "4"}, []string{"--clients is given more than once"}},
 		{[]string{"sim", "backoff", "stray"}, []string{`unexpected argument "stray"`}},
-		{[]string{"sim", "backoff", "--seed", "-1"}, []string{`seed: "-1" is not allowed`}},
+		{[]string{"sim", "backoff", "--seed", "-1"}, []string{`seed: "-1" is out of bounds (allowed: 0 to 1000000000)`}},
+		{[]string{"sim", "cas", "--seed", "x"}, []string{`seed: "x" is not a whole number (allowed: 0 to 1000000000)`}},
+		{[]string{"sim", "backoff", "--base", "0.2", "--cap", "0.1"}, []string{`cap: "0.1" is not at least base (0.2)`}},
+		{[]string{"sim", "payment", "--attempts", "11"}, []string{`payment: attempts: "11" is out of bounds (allowed: 1 to 10)`}},
 		{[]string{"sim", "budget", "--budget", "maybe"}, []string{`budget: "maybe" is not allowed (allowed: on, off)`}},
-		{[]string{"sim", "budget", "--ratio", "2"}, []string{"ratio: 2 is out of bounds (allowed: 0 to 1)"}},
-		{[]string{"sim", "storm", "--slow-to", "5"}, []string{"slow-to: 5 is out of bounds (allowed: 11 to 120)"}},
+		{[]string{"sim", "budget", "--ratio", "2"}, []string{`ratio: "2" is out of bounds (allowed: 0 to 1)`}},
+		{[]string{"sim", "storm", "--slow-to", "5"}, []string{`slow-to: "5" is not above slow-from (10)`}},
 		{[]string{"sim", "guard", "--strategy", "lock"}, []string{`strategy: "lock" is not allowed (allowed: check-then-insert, constraint-after-charge, claim-before-work)`}},
-		{[]string{"sim", "guard", "--n", "0"}, []string{"n: 0 is out of bounds (allowed: 1 to 1000)"}},
+		{[]string{"sim", "guard", "--n", "0"}, []string{`guard: n: "0" is out of bounds (allowed: 1 to 50)`}},
 		{[]string{"sim", "payment", "--keys", "sometimes"}, []string{"keys:", `"sometimes"`, "off, per-intent, per-attempt"}},
 		{[]string{"sim", "payment", "--faults", "lose-response,drop"}, []string{"faults:", `"drop"`, "ok, lose-request, lose-response"}},
 		{[]string{"sim", "ordering", "--arrival", "evt_3"}, []string{`arrival: "evt_3" is not allowed (allowed: evt_1, evt_2)`}},
@@ -143,9 +172,9 @@ func TestEveryModelRuns(t *testing.T) {
 		simJSON(t, name)
 		code, out, _ = cli("sim", name, "--help")
 		m, _ := findModel(name)
-		for _, p := range m.params() {
-			if code != 0 || !strings.Contains(out, "--"+p.name) {
-				t.Errorf("sim %s --help: exit %d, no --%s in %q", name, code, p.name, out)
+		for _, p := range m.schema {
+			if code != 0 || !strings.Contains(out, "--"+p.Name) {
+				t.Errorf("sim %s --help: exit %d, no --%s in %q", name, code, p.Name, out)
 			}
 		}
 	}
@@ -155,8 +184,9 @@ func TestEveryModelRuns(t *testing.T) {
 func TestTextTable(t *testing.T) {
 	code, out, _ := cli("sim", "backoff")
 	for _, s := range []string{
-		"backoff: policy=none clients=1000 capacity=50 slot=0.1 base=0.1 cap=10 seed=1",
-		"calls         10500", "last served   132.7 s", "busy slots    20",
+		"backoff: policy=none compare=full clients=1000 capacity=50 slot=0.1 base=0.1 cap=10 seed=1",
+		"compared with     full",
+		"calls             " + figures.Of("backoff")[0].Want["calls"], "last served       " + figures.Of("backoff")[0].Want["last-served"] + " s", "busy slots        20",
 	} {
 		if code != 0 || !strings.Contains(out, s) {
 			t.Errorf("sim backoff: no %q in\n%s", s, out)
@@ -177,9 +207,9 @@ func TestTextTable(t *testing.T) {
 // A run within bounds that is too long to simulate fails with exit 1: the
 // command line was right, the run was not possible.
 func TestTooLongRunExits1(t *testing.T) {
-	// A million clients in lockstep, one served per 0.1 s slot, 10 s
-	// apart: past 2,000,000 slots after about 20,000 waves.
-	code, out, errs := cli("sim", "backoff", "--clients", "1000000", "--capacity", "1")
+	// A hundred thousand clients in lockstep, one served per 0.1 s slot,
+	// 10 s apart: past 50,000,000 queued calls after about 500 waves.
+	code, out, errs := cli("sim", "backoff", "--clients", "100000", "--capacity", "1", "--compare", "off")
 	if code != 1 || out != "" || !strings.Contains(errs, "too long to simulate") {
 		t.Fatalf("exit %d, %q, %q", code, out, errs)
 	}
@@ -196,5 +226,44 @@ func BenchmarkSim(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// Every widget's parameter is a flag of the model of the same name, with
+// the same declaration (label, help, default, bounds, allowed values,
+// rules), and --help shows its default and bounds.
+func TestEveryWidgetParameterIsAFlag(t *testing.T) {
+	for _, w := range widget.All() {
+		m, ok := findModel(w.Name)
+		if !ok {
+			t.Errorf("widget %s: no model of that name in the CLI", w.Name)
+			continue
+		}
+		_, help, _ := cli("sim", w.Name, "--help")
+		for _, p := range w.Schema {
+			q, ok := m.schema.Param(p.Name)
+			if !ok {
+				t.Errorf("widget %s: parameter %s is not a flag", w.Name, p.Name)
+				continue
+			}
+			if !reflect.DeepEqual(p, q) {
+				t.Errorf("widget %s: parameter %s is declared\n%+v\nbut the CLI has\n%+v", w.Name, p.Name, p, q)
+			}
+			line := ""
+			for _, l := range strings.Split(help, "\n") {
+				if strings.HasPrefix(strings.TrimSpace(l), "--"+p.Name+" ") {
+					line = l
+				}
+			}
+			want := []string{"(default " + strings.ReplaceAll(p.Default, ", ", ",") + ")", p.Label}
+			if p.Kind == param.Int || p.Kind == param.Float {
+				want = append(want, p.Bounds())
+			}
+			for _, s := range want {
+				if !strings.Contains(line, s) {
+					t.Errorf("sim %s --help: the line of --%s, %q, does not say %q", w.Name, p.Name, line, s)
+				}
+			}
+		}
 	}
 }

@@ -12,29 +12,22 @@ import (
 	"github.com/retrylab/retrylab/engine/guard"
 	"github.com/retrylab/retrylab/engine/ordering"
 	"github.com/retrylab/retrylab/engine/outbox"
+	"github.com/retrylab/retrylab/engine/param"
 	"github.com/retrylab/retrylab/engine/payment"
 	"github.com/retrylab/retrylab/engine/saga"
 	"github.com/retrylab/retrylab/engine/sentmarker"
 	"github.com/retrylab/retrylab/engine/storm"
 )
 
-// models are the simulators, each with its parameter table. The names are
-// the widgets' names and the parameters the widgets' parameters.
+// models are the simulators. Each takes the parameters its package
+// declares (Schema), which are the widget's, or a superset of them: budget's
+// widget runs with and without the budget, which the CLI takes as a flag.
 var models = []model{
-	simModel[payment.Params]{
+	{
 		id: "payment", title: "The double charge: a lossy network, retries, and idempotency keys.",
-		defaults: payment.Defaults,
-		table: []param[payment.Params]{
-			enumParam("keys", "how the client uses idempotency keys",
-				[]payment.Keys{payment.KeysOff, payment.KeysPerIntent, payment.KeysPerAttempt},
-				func(p *payment.Params) *payment.Keys { return &p.Keys }),
-			listParam("faults", "the network's fault for attempt 1, 2, ...; ok after the list",
-				[]payment.Fault{payment.OK, payment.LoseRequest, payment.LoseResponse},
-				func(p *payment.Params) *[]payment.Fault { return &p.Faults }),
-			intParam("attempts", "tries before the client gives up", func(p *payment.Params) *int { return &p.Attempts }),
-			int64Param("amount", "the amount, in cents", func(p *payment.Params) *int64 { return &p.Amount }),
-		},
-		exec: func(p payment.Params, _ uint64) (report, error) {
+		schema: payment.Schema,
+		exec: func(v param.Values) (report, error) {
+			p := payment.FromValues(v)
 			res, err := payment.Run(p)
 			if err != nil {
 				return report{}, err
@@ -57,18 +50,12 @@ var models = []model{
 		},
 	},
 
-	simModel[guard.Params]{
-		id: "guard", seeded: true, title: "Twenty duplicates at the same instant, three ways to guard.",
-		defaults: guard.Defaults,
-		table: []param[guard.Params]{
-			intParam("n", "identical requests with one key", func(p *guard.Params) *int { return &p.N }),
-			enumParam("strategy", "how the handler guards the charge", guard.Strategies,
-				func(p *guard.Params) *guard.Strategy { return &p.Strategy }),
-			intParam("spread", "0: lockstep; else arrivals spread over that many steps, interleaved at random",
-				func(p *guard.Params) *int { return &p.Spread }),
-		},
-		exec: func(p guard.Params, seed uint64) (report, error) {
-			res, err := guard.Run(p, seed)
+	{
+		id: "guard", title: "Twenty duplicates at the same instant, three ways to guard.",
+		schema: guard.Schema,
+		exec: func(v param.Values) (report, error) {
+			p := guard.FromValues(v)
+			res, err := guard.Run(p, uint64(v.Int("seed")))
 			if err != nil {
 				return report{}, err
 			}
@@ -83,20 +70,12 @@ var models = []model{
 		},
 	},
 
-	simModel[backoff.Params]{
-		id: "backoff", seeded: true, title: "A thousand clients retrying against 50 calls per slot, with and without jitter.",
-		defaults: backoff.Defaults,
-		table: []param[backoff.Params]{
-			enumParam("policy", "how long a client waits after a failed call", backoff.Policies,
-				func(p *backoff.Params) *backoff.Policy { return &p.Policy }),
-			intParam("clients", "clients that all call at t = 0", func(p *backoff.Params) *int { return &p.Clients }),
-			intParam("capacity", "calls the server answers per slot", func(p *backoff.Params) *int { return &p.Capacity }),
-			secondsParam("slot", "the server's slot, in seconds", func(p *backoff.Params) *time.Duration { return &p.Slot }),
-			secondsParam("base", "the first wait, in seconds", func(p *backoff.Params) *time.Duration { return &p.Base }),
-			secondsParam("cap", "the longest wait, in seconds", func(p *backoff.Params) *time.Duration { return &p.Cap }),
-		},
-		exec: func(p backoff.Params, seed uint64) (report, error) {
-			res, err := backoff.Run(p, seed)
+	{
+		id: "backoff", title: "A thousand clients retrying against 50 calls per slot, with and without jitter.",
+		schema: backoff.Schema,
+		exec: func(v param.Values) (report, error) {
+			p := backoff.FromValues(v)
+			res, err := backoff.Run(p, uint64(v.Int("seed")))
 			if err != nil {
 				return report{}, err
 			}
@@ -112,26 +91,35 @@ var models = []model{
 				at := time.Duration(slot) * p.Slot
 				t.rows = append(t.rows, []string{strconv.Itoa(slot), seconds(at), strconv.Itoa(n), strconv.Itoa(min(n, p.Capacity))})
 			}
-			return report{summary: res.Summary, detail: t, rows: [][2]string{
+			rep := report{summary: backoffSummary{Summary: res.Summary}, detail: t, rows: [][2]string{
 				{"calls", strconv.Itoa(res.Calls)},
 				{"last served", strconv.FormatFloat(res.LastServedS, 'f', 1, 64) + " s"},
 				{"slots", strconv.Itoa(res.Slots)},
 				{"busy slots", strconv.Itoa(res.Waves)},
-			}}, nil
+			}}
+			// The second policy, as the widget draws it beside the first.
+			if pol, ok := backoff.Compare(v); ok {
+				q := p
+				q.Policy = pol
+				other, err := backoff.Run(q, uint64(v.Int("seed")))
+				if err != nil {
+					return report{}, err
+				}
+				rep.summary = backoffSummary{Summary: res.Summary, Compare: &comparedRun{Policy: string(pol), Summary: other.Summary}}
+				rep.rows = append(rep.rows,
+					[2]string{"compared with", string(pol)},
+					[2]string{"its calls", strconv.Itoa(other.Calls)},
+					[2]string{"its last served", strconv.FormatFloat(other.LastServedS, 'f', 1, 64) + " s"})
+			}
+			return rep, nil
 		},
 	},
 
-	simModel[budget.Params]{
+	{
 		id: "budget", title: "A retry budget: retries as a share of traffic while the upstream is down.",
-		defaults: budget.Defaults,
-		table: []param[budget.Params]{
-			intParam("requests", "requests, each failing", func(p *budget.Params) *int { return &p.Requests }),
-			intParam("retries", "retries a request may make", func(p *budget.Params) *int { return &p.Retries }),
-			floatParam("ratio", "tokens a request earns; a retry spends 1", func(p *budget.Params) *float64 { return &p.Ratio }),
-			floatParam("bank", "the bucket's size; it starts full", func(p *budget.Params) *float64 { return &p.Bank }),
-			boolParam("budget", "on: retries spend from the bucket; off: retry every failure", func(p *budget.Params) *bool { return &p.Budget }),
-		},
-		exec: func(p budget.Params, _ uint64) (report, error) {
+		schema: budget.Schema,
+		exec: func(v param.Values) (report, error) {
+			p := budget.FromValues(v)
 			res, err := budget.Run(p)
 			if err != nil {
 				return report{}, err
@@ -145,22 +133,11 @@ var models = []model{
 		},
 	},
 
-	simModel[storm.Params]{
+	{
 		id: "storm", title: "A metastable failure: a short slowdown, timeouts, retries, and a queue that stays full.",
-		defaults: storm.Defaults,
-		table: []param[storm.Params]{
-			intParam("new", "new requests a second", func(p *storm.Params) *int { return &p.New }),
-			intParam("capacity", "requests served a second", func(p *storm.Params) *int { return &p.Capacity }),
-			intParam("slow-from", "the second the slowdown starts", func(p *storm.Params) *int { return &p.SlowFrom }),
-			intParam("slow-to", "the second it ends (not included)", func(p *storm.Params) *int { return &p.SlowTo }),
-			floatParam("slow-factor", "the share of capacity left during the slowdown", func(p *storm.Params) *float64 { return &p.SlowFactor }),
-			intParam("timeout", "seconds a client waits", func(p *storm.Params) *int { return &p.Timeout }),
-			intParam("retries", "retries after a timeout", func(p *storm.Params) *int { return &p.Retries }),
-			boolParam("budget", "retries spend from a 10% token bucket", func(p *storm.Params) *bool { return &p.Budget }),
-			boolParam("skip-expired", "drop work whose client gave up, for free", func(p *storm.Params) *bool { return &p.SkipExpired }),
-			intParam("seconds", "the length of the run", func(p *storm.Params) *int { return &p.Seconds }),
-		},
-		exec: func(p storm.Params, _ uint64) (report, error) {
+		schema: storm.Schema,
+		exec: func(v param.Values) (report, error) {
+			p := storm.FromValues(v)
 			res, err := storm.Run(p)
 			if err != nil {
 				return report{}, err
@@ -179,15 +156,11 @@ var models = []model{
 		},
 	},
 
-	simModel[outbox.Params]{
+	{
 		id: "outbox", title: "The outbox and the inbox: an event published twice, an email sent once.",
-		defaults: outbox.Defaults,
-		table: []param[outbox.Params]{
-			intParam("orders", "orders placed, each with its event", func(p *outbox.Params) *int { return &p.Orders }),
-			boolParam("relay-crash", "the relay crashes after publishing, before marking", func(p *outbox.Params) *bool { return &p.RelayCrash }),
-			boolParam("inbox", "the consumer skips event ids it has seen", func(p *outbox.Params) *bool { return &p.Inbox }),
-		},
-		exec: func(p outbox.Params, _ uint64) (report, error) {
+		schema: outbox.Schema,
+		exec: func(v param.Values) (report, error) {
+			p := outbox.FromValues(v)
 			res, err := outbox.Run(p)
 			if err != nil {
 				return report{}, err
@@ -201,17 +174,11 @@ var models = []model{
 		},
 	},
 
-	simModel[saga.Params]{
+	{
 		id: "saga", title: "A saga that crashes, resumes from its log and compensates with keys.",
-		defaults: saga.Defaults,
-		table: []param[saga.Params]{
-			enumParam("fail", "the step whose service refuses", append([]saga.Step{saga.None}, saga.Steps...),
-				func(p *saga.Params) *saga.Step { return &p.Fail }),
-			enumParam("crash-after", "the step after whose call the runner crashes", append([]saga.Step{saga.None}, saga.Steps...),
-				func(p *saga.Params) *saga.Step { return &p.CrashAfter }),
-			boolParam("keys", "calls carry saga:STEP and saga:STEP:undo", func(p *saga.Params) *bool { return &p.Keys }),
-		},
-		exec: func(p saga.Params, _ uint64) (report, error) {
+		schema: saga.Schema,
+		exec: func(v param.Values) (report, error) {
+			p := saga.FromValues(v)
 			res, err := saga.Run(p)
 			if err != nil {
 				return report{}, err
@@ -226,16 +193,11 @@ var models = []model{
 		},
 	},
 
-	simModel[ordering.Params]{
+	{
 		id: "ordering", title: "Events out of order and twice: dedupe against a watermark.",
-		defaults: ordering.Defaults,
-		table: []param[ordering.Params]{
-			enumParam("strategy", "how the consumer decides to apply an event", ordering.Strategies,
-				func(p *ordering.Params) *ordering.Strategy { return &p.Strategy }),
-			listParam("arrival", "event ids in arrival order (evt_1: starter at t=0, evt_2: pro at t=60)", []string{"evt_1", "evt_2"},
-				func(p *ordering.Params) *[]string { return &p.Arrival }),
-		},
-		exec: func(p ordering.Params, _ uint64) (report, error) {
+		schema: ordering.Schema,
+		exec: func(v param.Values) (report, error) {
+			p := ordering.FromValues(v)
 			res, err := ordering.Run(p)
 			if err != nil {
 				return report{}, err
@@ -255,15 +217,11 @@ var models = []model{
 		},
 	},
 
-	simModel[sentmarker.Params]{
+	{
 		id: "sent-marker", title: "A provider with no keys: a sent marker stops the redelivered job.",
-		defaults: sentmarker.Defaults,
-		table: []param[sentmarker.Params]{
-			boolParam("marker", "the job writes and checks a sent marker", func(p *sentmarker.Params) *bool { return &p.Marker }),
-			enumParam("crash", "where the first run crashes", sentmarker.Crashes,
-				func(p *sentmarker.Params) *sentmarker.Crash { return &p.Crash }),
-		},
-		exec: func(p sentmarker.Params, _ uint64) (report, error) {
+		schema: sentmarker.Schema,
+		exec: func(v param.Values) (report, error) {
+			p := sentmarker.FromValues(v)
 			res, err := sentmarker.Run(p)
 			if err != nil {
 				return report{}, err
@@ -276,14 +234,11 @@ var models = []model{
 		},
 	},
 
-	simModel[cas.Params]{
+	{
 		id: "cas", title: "Compare-and-set: ship(order, version 7) twice.",
-		defaults: cas.Defaults,
-		table: []param[cas.Params]{
-			intParam("calls", "times ship(order, version 7) is called", func(p *cas.Params) *int { return &p.Calls }),
-			boolParam("cas", "the UPDATE carries AND version = 7", func(p *cas.Params) *bool { return &p.CAS }),
-		},
-		exec: func(p cas.Params, _ uint64) (report, error) {
+		schema: cas.Schema,
+		exec: func(v param.Values) (report, error) {
+			p := cas.FromValues(v)
 			res, err := cas.Run(p)
 			if err != nil {
 				return report{}, err
@@ -299,6 +254,18 @@ var models = []model{
 			}}, nil
 		},
 	},
+}
+
+// backoffSummary is the backoff model's summary for --json: the first
+// policy's figures, and the compared policy's under "compare".
+type backoffSummary struct {
+	backoff.Summary
+	Compare *comparedRun `json:"compare,omitempty"`
+}
+
+type comparedRun struct {
+	Policy string `json:"policy"`
+	backoff.Summary
 }
 
 // paymentSummary is the payment model's summary for --json.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -10,29 +9,24 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/retrylab/retrylab/engine/payment"
-	"github.com/retrylab/retrylab/engine/sim"
+	"github.com/retrylab/retrylab/engine/param"
 )
 
-// A model is one simulator as the CLI sees it.
-type model interface {
-	name() string
-	about() string
-	random() bool
-	params() []paramInfo
-	// run applies the flags to the model's defaults and runs it. A flag the
-	// model does not know is a *usageError; a value out of bounds comes back
-	// from the engine as its parameter error.
-	run(flags []flagValue, seed uint64) (report, error)
+// A model is one simulator as the CLI sees it: its name, a line about it,
+// its declared parameters (the flags) and a run of checked values.
+type model struct {
+	id, title string
+	schema    param.Schema
+	exec      func(param.Values) (report, error)
 }
 
-// paramInfo is a parameter as --help shows it.
-type paramInfo struct {
-	name, kind, def, help string
-	allowed               []string
-}
+func (m model) name() string { return m.id }
 
-type flagValue struct{ name, value string }
+// random reports whether the model draws from a seed: it declares one.
+func (m model) random() bool {
+	_, ok := m.schema.Param("seed")
+	return ok
+}
 
 // A report is what a run prints: the summary (the object --json writes), a
 // table of headline figures and optionally a longer table of detail.
@@ -48,56 +42,13 @@ type table struct {
 	more string // a last line when rows were left out
 }
 
-// simModel is a model built from a Params type: defaults, a parameter table
-// and a function from Params (and seed) to a report.
-type simModel[P any] struct {
-	id, title string
-	seeded    bool // the model draws from the seed; the others ignore --seed
-	defaults  func() P
-	table     []param[P]
-	exec      func(P, uint64) (report, error)
-}
-
-func (m simModel[P]) name() string  { return m.id }
-func (m simModel[P]) about() string { return m.title }
-func (m simModel[P]) random() bool  { return m.seeded }
-
-func (m simModel[P]) params() []paramInfo {
-	p := m.defaults()
-	var out []paramInfo
-	for _, q := range m.table {
-		out = append(out, paramInfo{name: q.name, kind: q.kind, def: q.get(&p), help: q.help, allowed: q.allowed})
-	}
-	return out
-}
-
-func (m simModel[P]) run(flags []flagValue, seed uint64) (report, error) {
-	p := m.defaults()
-	for _, f := range flags {
-		q, ok := m.param(f.name)
-		if !ok {
-			return report{}, &usageError{"unknown parameter --" + f.name + " (known: " + strings.Join(m.flagNames(), ", ") + ")"}
-		}
-		if err := q.set(&p, f.value); err != nil {
-			return report{}, err
-		}
-	}
-	return m.exec(p, seed)
-}
-
-func (m simModel[P]) param(name string) (param[P], bool) {
-	for _, q := range m.table {
-		if q.name == name {
-			return q, true
-		}
-	}
-	return param[P]{}, false
-}
-
-func (m simModel[P]) flagNames() []string {
+// flagNames lists the flags m takes, for an error message.
+func (m model) flagNames() []string {
 	names := []string{"--json", "--seed"}
-	for _, q := range m.table {
-		names = append(names, "--"+q.name)
+	for _, p := range m.schema {
+		if p.Name != "seed" {
+			names = append(names, "--"+p.Name)
+		}
 	}
 	sort.Strings(names)
 	return names
@@ -122,7 +73,7 @@ func findModel(name string) (model, bool) {
 			return m, true
 		}
 	}
-	return nil, false
+	return model{}, false
 }
 
 // runSim is `retrylab sim NAME [--PARAM VALUE]... [--seed N] [--json]`.
@@ -142,8 +93,7 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	}
 	prefix := "retrylab sim " + m.name() + ": "
 	var (
-		flags  []flagValue
-		seed   uint64 = 1
+		raw    = map[string]string{}
 		asJSON bool
 		given  = map[string]bool{}
 	)
@@ -167,6 +117,10 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 			asJSON = true
 			continue
 		}
+		if _, ok := m.schema.Param(name); !ok && name != "json" && name != "seed" {
+			fmt.Fprintf(stderr, "%sunknown parameter --%s (known: %s)\n", prefix, name, strings.Join(m.flagNames(), ", "))
+			return exitUsage
+		}
 		if !hasValue {
 			if i+1 == len(args) {
 				fmt.Fprintf(stderr, "%s--%s needs a value\n", prefix, name)
@@ -175,31 +129,35 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 			i++
 			value = args[i]
 		}
-		switch name {
-		case "json":
+		switch {
+		case name == "json":
 			b, err := strconv.ParseBool(value)
 			if err != nil {
 				fmt.Fprintf(stderr, "%sjson: %q is not allowed (allowed: true, false)\n", prefix, value)
 				return exitUsage
 			}
 			asJSON = b
-		case "seed":
-			s, err := strconv.ParseUint(value, 10, 64)
-			if err != nil {
-				fmt.Fprintf(stderr, "%sseed: %q is not allowed (allowed: a whole number from 0 to %d)\n", prefix, value, uint64(1<<64-1))
+		case name == "seed" && !m.random():
+			// Accepted and ignored, so that one command line runs every
+			// model; still it must be a seed.
+			if _, err := param.Seed("").Parse(value); err != nil {
+				fmt.Fprintf(stderr, "%s%v\n", prefix, err)
 				return exitUsage
 			}
-			seed = s
 		default:
-			flags = append(flags, flagValue{name, value})
+			raw[name] = value
 		}
 	}
-	rep, err := m.run(flags, seed)
+	v, err := m.schema.Parse(raw)
 	if err != nil {
-		fmt.Fprintf(stderr, "%s%s\n", prefix, message(err))
-		if isUsage(err) {
-			return exitUsage
-		}
+		fmt.Fprintf(stderr, "%s%v\n", prefix, err)
+		return exitUsage
+	}
+	rep, err := m.exec(v)
+	if err != nil {
+		// The values were within their declared bounds; the run was not
+		// possible (too long to simulate).
+		fmt.Fprintf(stderr, "%s%v\n", prefix, err)
 		return exitFail
 	}
 	if asJSON {
@@ -211,48 +169,16 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "%s\n", b)
 		return exitOK
 	}
-	printReport(stdout, m, flags, seed, rep)
+	printReport(stdout, m, v, rep)
 	return exitOK
 }
 
-// isUsage reports whether err is about the command line: an unknown
-// parameter, an unreadable value or one the engine's Validate refused.
-func isUsage(err error) bool {
-	var (
-		ue *usageError
-		ve *valueError
-		se *sim.ParamError
-		pe *payment.ParamError
-	)
-	return errors.As(err, &ue) || errors.As(err, &ve) || errors.As(err, &se) || errors.As(err, &pe)
-}
-
-// message is err's text for a line that already names the model.
-func message(err error) string {
-	var pe *payment.ParamError
-	if errors.As(err, &pe) {
-		return pe.Param + ": " + pe.Msg // without payment's own "payment: "
-	}
-	return err.Error()
-}
-
-func printReport(w io.Writer, m model, flags []flagValue, seed uint64, rep report) {
+func printReport(w io.Writer, m model, v param.Values, rep report) {
 	// The header lists every parameter, given or default, so the output
 	// says exactly what ran.
-	set := map[string]string{}
-	for _, f := range flags {
-		set[f.name] = f.value
-	}
 	var parts []string
-	for _, p := range m.params() {
-		v := p.def
-		if s, ok := set[p.name]; ok {
-			v = s
-		}
-		parts = append(parts, p.name+"="+v)
-	}
-	if m.random() {
-		parts = append(parts, "seed="+strconv.FormatUint(seed, 10))
+	for _, p := range m.schema {
+		parts = append(parts, p.Name+"="+strings.ReplaceAll(v.Text(p.Name), ", ", ","))
 	}
 	fmt.Fprintf(w, "%s: %s\n\n", m.name(), strings.Join(parts, " "))
 	tw := tabwriter.NewWriter(w, 0, 0, 3, ' ', 0)
@@ -274,19 +200,15 @@ func printReport(w io.Writer, m model, flags []flagValue, seed uint64, rep repor
 	}
 }
 
+// modelHelp lists the model's parameters from their declaration: the
+// widget's, with the same defaults and bounds.
 func modelHelp(w io.Writer, m model) {
-	fmt.Fprintf(w, "retrylab sim %s [--PARAM VALUE]... [--seed N] [--json]\n\n%s\n\n", m.name(), m.about())
+	fmt.Fprintf(w, "retrylab sim %s [--PARAM VALUE]... [--seed N] [--json]\n\n%s\n\n", m.name(), m.title)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	for _, p := range m.params() {
-		kind := p.kind
-		if len(p.allowed) > 0 && p.kind != "on|off" {
-			kind += " " + strings.Join(p.allowed, "|")
-		}
-		fmt.Fprintf(tw, "  --%s\t%s\t(default %s)\t%s\n", p.name, kind, p.def, p.help)
+	for _, p := range m.schema {
+		fmt.Fprintf(tw, "  --%s\t%s\t(default %s)\t%s: %s\n", p.Name, kindText(p), strings.ReplaceAll(p.Default, ", ", ","), p.Label, p.Help)
 	}
-	if m.random() {
-		fmt.Fprintf(tw, "  --seed\tint\t(default 1)\tthe random seed; the same seed replays the same run\n")
-	} else {
+	if !m.random() {
 		fmt.Fprintf(tw, "  --seed\tint\t\taccepted and ignored: this model draws no random numbers\n")
 	}
 	fmt.Fprintf(tw, "  --json\t\t\tprint the summary as one JSON object\n")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"os"
@@ -14,7 +15,7 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// axeFile is axe-core's browser build, which build/install-deps.sh (run by
+// axeFile is axe-core's browser build, which make deps (run by
 // make test) installs at the version build/axe/package.json pins.
 const axeFile = "build/axe/node_modules/axe-core/axe.min.js"
 
@@ -23,7 +24,7 @@ func axeSource(t *testing.T) string {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(repoRoot(t), filepath.FromSlash(axeFile)))
 	if errors.Is(err, fs.ErrNotExist) {
-		t.Fatalf("no %s: run build/install-deps.sh (make test does)", axeFile)
+		t.Fatalf("no %s: run make deps (make test does)", axeFile)
 	}
 	if err != nil {
 		t.Fatal(err)
@@ -79,44 +80,63 @@ func TestBrowserAxe(t *testing.T) {
 	if len(paths) < 20 {
 		t.Fatalf("only %d pages: %v", len(paths), paths)
 	}
-	for _, p := range paths {
-		t.Run(strings.Trim(p, "/"), func(t *testing.T) {
-			ctx := newBrowser(t)
-			con := watchConsole(ctx)
-			if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument,
-				page.AddScriptToEvaluateOnNewDocumentParams{Source: axe}); err != nil {
-				t.Fatal(err)
-			}
-			if err := chromedp.Do(ctx, chromedp.Navigate(ts.URL+p)); err != nil {
-				t.Fatal(err)
-			}
-			if evalT[int](t, ctx, `document.querySelectorAll('`+simulators+`').length`) > 0 {
-				// The first widget near the viewport loads the module, which
-				// hydrates them all.
-				if err := chromedp.Do(ctx, chromedp.ScrollIntoView(chromedp.CSS(simulators))); err != nil {
-					t.Fatal(err)
-				}
-				waitHydrated(t, ctx, con)
-			}
-			evalT[int](t, ctx, `document.querySelectorAll('details').forEach(d => d.open = true), 0`)
-			for _, scheme := range []string{"light", "dark"} {
-				if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-					Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}},
-				}); err != nil {
-					t.Fatal(err)
-				}
-				vs, err := chromedp.Run(ctx, chromedp.Evaluate[[]axeViolation](axeRun, chromedp.EvalAwaitPromise))
-				if err != nil {
-					t.Fatalf("%s, %s: running axe-core: %v", p, scheme, err)
-				}
-				for _, v := range vs {
-					t.Errorf("%s, %s: %s (%s): %s\n\t%s", p, scheme, v.ID, v.Impact, v.Help, strings.Join(v.Nodes, "\n\t"))
-				}
-			}
-			if probs := con.problems(); len(probs) > 0 {
-				t.Errorf("%s: console problems: %v", p, probs)
-			}
-		})
+	// One browser, a tab per page, a few pages at once: starting a browser
+	// per page, one after another, took most of the suite's time.
+	browser := sharedBrowser(t)
+	tabs := make(chan struct{}, axeTabs)
+	t.Run("pages", func(t *testing.T) {
+		for _, p := range paths {
+			t.Run(strings.Trim(p, "/"), func(t *testing.T) {
+				t.Parallel()
+				tabs <- struct{}{}
+				defer func() { <-tabs }()
+				axePage(t, newTab(t, browser), ts.URL, p, axe)
+			})
+		}
+	})
+}
+
+// axeTabs is how many pages the axe test checks at once: the machine's
+// two cores are kept busy by the browser and the server, and more tabs
+// only wait on them.
+const axeTabs = 4
+
+// axePage loads p in the tab ctx, with axe-core injected, waits for its
+// widgets, opens every disclosure and runs axe-core in light and dark.
+func axePage(t *testing.T, ctx context.Context, base, p, axe string) {
+	con := watchConsole(ctx)
+	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument,
+		page.AddScriptToEvaluateOnNewDocumentParams{Source: axe}); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+p)); err != nil {
+		t.Fatal(err)
+	}
+	if evalT[int](t, ctx, `document.querySelectorAll('`+simulators+`').length`) > 0 {
+		// The first widget near the viewport loads the module, which
+		// hydrates them all.
+		if err := chromedp.Do(ctx, chromedp.ScrollIntoView(chromedp.CSS(simulators))); err != nil {
+			t.Fatal(err)
+		}
+		waitHydrated(t, ctx, con)
+	}
+	evalT[int](t, ctx, `document.querySelectorAll('details').forEach(d => d.open = true), 0`)
+	for _, scheme := range []string{"light", "dark"} {
+		if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}},
+		}); err != nil {
+			t.Fatal(err)
+		}
+		vs, err := chromedp.Run(ctx, chromedp.Evaluate[[]axeViolation](axeRun, chromedp.EvalAwaitPromise))
+		if err != nil {
+			t.Fatalf("%s, %s: running axe-core: %v", p, scheme, err)
+		}
+		for _, v := range vs {
+			t.Errorf("%s, %s: %s (%s): %s\n\t%s", p, scheme, v.ID, v.Impact, v.Help, strings.Join(v.Nodes, "\n\t"))
+		}
+	}
+	if probs := con.problems(); len(probs) > 0 {
+		t.Errorf("%s: console problems: %v", p, probs)
 	}
 }
 

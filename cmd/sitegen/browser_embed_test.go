@@ -230,7 +230,10 @@ func TestBrowserEmbedCrossOrigin(t *testing.T) {
 	}
 	waitHydrated(t, tab, tcon)
 	waitOutcome(t, tab, "1", "ch_1")
-	time.Sleep(300 * time.Millisecond) // a frame for the layout to settle
+	// Two frames, for the layout to settle.
+	if _, err := chromedp.Run(tab, chromedp.Evaluate[bool](`new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`, chromedp.EvalAwaitPromise)); err != nil {
+		t.Fatal(err)
+	}
 	doc := evalT[float64](t, tab, `document.documentElement.getBoundingClientRect().height`)
 	t.Logf("frame %.0f x %.0f px; its page alone at that width: %.0f px tall", width, h, doc)
 	if h <= 300 || h < doc-3 || h > doc+3 {
@@ -276,6 +279,10 @@ func TestBrowserEmbedButtonAndPermalink(t *testing.T) {
 	defer cancel()
 	if _, err := chromedp.Run(wctx, chromedp.Poll[bool](`document.querySelector('`+root+`').dataset.params.includes('"attempts":4')`)); err != nil {
 		t.Fatalf("attempts never became 4: %v", err)
+	}
+	// One fault per attempt: four of the ten are offered now.
+	if n := evalT[int](t, ctx, `[...document.querySelectorAll('`+root+` [data-param="faults"] .w-item')].filter(e => !e.hidden).length`); n != 4 {
+		t.Errorf("4 attempts offer %d faults", n)
 	}
 
 	// The panel opens from the keyboard: Enter on its summary.

@@ -30,8 +30,46 @@ func chromePath(t *testing.T) string {
 			return p
 		}
 	}
-	t.Fatal("no chromium found: run build/install-deps.sh (make test does) or set CHROME_PATH")
+	t.Fatal("no chromium found: run make deps (make test does) or set CHROME_PATH")
 	return ""
+}
+
+// sharedBrowser starts one headless browser with a fresh profile for a
+// test that opens many pages (newTab), so that each page costs a tab, not
+// a browser's start. The browser lives until the test ends.
+func sharedBrowser(t *testing.T) context.Context {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromePath(t)),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.WindowSize(1280, 900),
+	)
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelBrowser := chromedp.NewContext(actx)
+	t.Cleanup(func() { cancelBrowser(); cancelAlloc() })
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("starting %s: %v", chromePath(t), err)
+	}
+	return ctx
+}
+
+// newTab opens a tab of browser (sharedBrowser) for one page, closed when
+// the test ends, with newBrowser's time limit.
+func newTab(t *testing.T, browser context.Context) context.Context {
+	t.Helper()
+	ctx, cancelTab := chromedp.NewContext(browser)
+	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
+	t.Cleanup(func() { cancelTimeout(); cancelTab() })
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("opening a tab: %v", err)
+	}
+	return ctx
 }
 
 // newBrowser starts a headless browser with a fresh profile and returns a

@@ -9,7 +9,7 @@ import "testing"
 const wasmBudget = 800 * 1000
 
 func TestWasmModuleWithinBudget(t *testing.T) {
-	builtSite(t)
+	productionSite(t)
 	w := shared.stats.Wasm
 	if w.Brotli == 0 {
 		t.Fatal("the build wrote no brotli copy of the module")

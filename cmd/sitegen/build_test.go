@@ -24,7 +24,7 @@ import (
 // TestBuildRealSite builds content/ and checks what the pages and the
 // browser rely on.
 func TestBuildRealSite(t *testing.T) {
-	out := builtSite(t)
+	out := productionSite(t)
 	root := repoRoot(t)
 
 	// Every article is a page: index.md at /, NAME.md at /NAME/.

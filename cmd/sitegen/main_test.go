@@ -10,9 +10,11 @@ import (
 )
 
 // The real site is built once per test binary and shared by every test
-// that needs it (builtSite), the browser tests included: a build compiles
-// the WebAssembly module and compresses it at brotli's best level.
-var shared struct {
+// that needs it: builtSite is a quick build (no brotli copy of the
+// module, whose best level takes seconds), which the browser tests read;
+// productionSite is the build Netlify runs, for the tests of what it
+// writes and serves (the module's brotli size and encoding).
+type siteBuild struct {
 	once  sync.Once
 	dir   string // holds the output folder, "site"
 	out   string
@@ -20,10 +22,17 @@ var shared struct {
 	err   error
 }
 
+var (
+	quickBuild siteBuild
+	shared     siteBuild // the production build
+)
+
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if shared.dir != "" {
-		os.RemoveAll(shared.dir)
+	for _, b := range []*siteBuild{&quickBuild, &shared} {
+		if b.dir != "" {
+			os.RemoveAll(b.dir)
+		}
 	}
 	os.Exit(code)
 }
@@ -40,29 +49,37 @@ func repoRoot(t testing.TB) string {
 }
 
 // builtSite returns the folder of the real site (content/, site/, ./wasm of
-// this module), built by the production build once per test binary.
-func builtSite(t testing.TB) string {
+// this module), built quick once per test binary.
+func builtSite(t testing.TB) string { return buildOnce(t, &quickBuild, true) }
+
+// productionSite returns the folder of the real site as the production
+// build writes it, brotli at its best level included, built once per test
+// binary.
+func productionSite(t testing.TB) string { return buildOnce(t, &shared, false) }
+
+func buildOnce(t testing.TB, b *siteBuild, quick bool) string {
 	t.Helper()
 	root := repoRoot(t)
-	shared.once.Do(func() {
-		shared.dir, shared.err = os.MkdirTemp("", "sitegen-test-")
-		if shared.err != nil {
+	b.once.Do(func() {
+		b.dir, b.err = os.MkdirTemp("", "sitegen-test-")
+		if b.err != nil {
 			return
 		}
-		shared.out = filepath.Join(shared.dir, "site")
-		shared.stats, shared.err = build(context.Background(), buildConfig{
+		b.out = filepath.Join(b.dir, "site")
+		b.stats, b.err = build(context.Background(), buildConfig{
 			Root:    root,
 			Content: filepath.Join(root, "content"),
-			Out:     shared.out,
+			Out:     b.out,
+			Quick:   quick,
 		})
-		if shared.err == nil {
-			t.Logf("built the site: %s", shared.stats)
+		if b.err == nil {
+			t.Logf("built the site: %s", b.stats)
 		}
 	})
-	if shared.err != nil {
-		t.Fatalf("building the site: %v", shared.err)
+	if b.err != nil {
+		t.Fatalf("building the site: %v", b.err)
 	}
-	return shared.out
+	return b.out
 }
 
 // productionRules are the [[headers]] of the module's netlify.toml.

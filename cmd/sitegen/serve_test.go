@@ -216,7 +216,7 @@ func TestLiveScripts(t *testing.T) {
 
 // TestServerRealSite serves the built site with the production headers.
 func TestServerRealSite(t *testing.T) {
-	out := builtSite(t)
+	out := productionSite(t)
 	ts := serveSite(t, out)
 	index := readFile(t, filepath.Join(out, "index.html"))
 	page := fetch(t, ts.URL+"/", "br")

@@ -19,53 +19,27 @@ type Params struct {
 	Cap      time.Duration // the longest wait
 }
 
-// Defaults are the figures' parameters: 1,000 clients against 50 calls per
-// 100 ms slot (500 calls a second), base 0.1 s, cap 10 s.
-func Defaults() Params {
-	return Params{
-		Policy:   None,
-		Clients:  1000,
-		Capacity: 50,
-		Slot:     100 * time.Millisecond,
-		Base:     100 * time.Millisecond,
-		Cap:      10 * time.Second,
-	}
-}
-
-// Bounds of the parameters. The time bounds keep a slot and a wait far from
-// the nanosecond resolution of the clock and below an hour.
+// Bounds of the parameters (declared in Schema). The time bounds keep a
+// slot and a wait far from the nanosecond resolution of the clock.
 const (
-	MaxClients  = 1_000_000
-	MaxCapacity = 100_000
+	// MaxClients is what the page runs within about a second: 100,000
+	// clients against 50 a slot take about 5.2 million calls jittered.
+	MaxClients  = 100_000
+	MaxCapacity = 10_000
 	MinSlot     = time.Millisecond
 	MaxSlot     = 10 * time.Second
-	MinBase     = time.Millisecond
-	MaxCap      = time.Hour
+	// MinBase is the shortest base and cap, of the model and of the
+	// retry helper (Retry); MaxWait is the model's longest, and MaxCap the
+	// retry helper's.
+	MinBase = time.Millisecond
+	MaxWait = 100 * time.Second
+	MaxCap  = time.Hour
 	// MaxWaitSlots bounds the longest wait, in slots: the run keeps a
 	// bucket per slot a wait can reach, and 100,000 of them take 2.4 MB.
-	// At the default 0.1 s slot it allows a cap of 10,000 s, past MaxCap;
-	// at a 1 ms slot, 100 s.
+	// The declared bounds stay within it: MaxWait / MinSlot = 100 s /
+	// 1 ms = 100,000.
 	MaxWaitSlots = 100_000
 )
-
-// Validate reports the first parameter out of bounds, by its kebab-case name.
-// The bounds of base and cap depend on slot (see MaxWaitSlots), and cap's
-// lower bound is base.
-func (p Params) Validate() error {
-	if err := sim.FirstError(
-		sim.CheckEnum("policy", p.Policy, Policies...),
-		sim.CheckInt("clients", p.Clients, 1, MaxClients),
-		sim.CheckInt("capacity", p.Capacity, 1, MaxCapacity),
-		sim.CheckSeconds("slot", p.Slot, MinSlot, MaxSlot),
-	); err != nil {
-		return err
-	}
-	longest := min(MaxCap, MaxWaitSlots*p.Slot)
-	return sim.FirstError(
-		sim.CheckSeconds("base", p.Base, MinBase, longest),
-		sim.CheckSeconds("cap", p.Cap, max(p.Base, MinBase), longest),
-	)
-}
 
 // ErrTooLong is returned for a run whose parameters are within bounds but
 // whose work is not: a million clients against one call per slot ask for

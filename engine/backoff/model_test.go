@@ -4,10 +4,13 @@ import (
 	"container/heap"
 	"errors"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/retrylab/retrylab/engine/figures"
+	"github.com/retrylab/retrylab/engine/param"
 	"github.com/retrylab/retrylab/engine/sim"
 )
 
@@ -22,8 +25,9 @@ func TestNoneFigures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Calls != 10500 || res.LastServedS != 132.7 || res.Waves != 20 {
-		t.Fatalf("calls %d, last served %v s, waves %d; want 10500, 132.7, 20", res.Calls, res.LastServedS, res.Waves)
+	want := figures.Of("backoff")[0].Want // 10,500 calls, 132.7 s
+	if strconv.Itoa(res.Calls) != want["calls"] || strconv.FormatFloat(res.LastServedS, 'f', 1, 64) != want["last-served"] || res.Waves != 20 {
+		t.Fatalf("calls %d, last served %v s, waves %d; want %s, %s, 20", res.Calls, res.LastServedS, res.Waves, want["calls"], want["last-served"])
 	}
 	if res.LastServed != 132700*time.Millisecond {
 		t.Fatalf("last served at %v, want exactly 2m12.7s", res.LastServed)
@@ -228,21 +232,21 @@ func TestValidateNamesTheParameter(t *testing.T) {
 		want string
 	}{
 		{func(p *Params) { p.Policy = "jitter" }, `policy: "jitter" is not allowed (allowed: none, full, equal, decorrelated)`},
-		{func(p *Params) { p.Clients = 0 }, "clients: 0 is out of bounds (allowed: 1 to 1000000)"},
-		{func(p *Params) { p.Clients = 1_000_001 }, "clients: 1000001 is out of bounds (allowed: 1 to 1000000)"},
-		{func(p *Params) { p.Capacity = 0 }, "capacity: 0 is out of bounds (allowed: 1 to 100000)"},
-		{func(p *Params) { p.Slot = 0 }, "slot: 0 is out of bounds (allowed: 0.001 to 10 seconds)"},
-		{func(p *Params) { p.Base = -time.Second }, "base: -1 is out of bounds (allowed: 0.001 to 3600 seconds)"},
-		{func(p *Params) { p.Cap = 50 * time.Millisecond }, "cap: 0.05 is out of bounds (allowed: 0.1 to 3600 seconds)"},
+		{func(p *Params) { p.Clients = 0 }, `clients: "0" is out of bounds (allowed: 1 to 100000)`},
+		{func(p *Params) { p.Clients = 100_001 }, `clients: "100001" is out of bounds (allowed: 1 to 100000)`},
+		{func(p *Params) { p.Capacity = 0 }, `capacity: "0" is out of bounds (allowed: 1 to 10000)`},
+		{func(p *Params) { p.Slot = 0 }, `slot: "0" is out of bounds (allowed: 0.001 to 10)`},
+		{func(p *Params) { p.Base = -time.Second }, `base: "-1" is out of bounds (allowed: 0.001 to 10)`},
+		{func(p *Params) { p.Cap = 50 * time.Millisecond }, `cap: "0.05" is not at least base (0.1)`},
 		// A wait may span at most 100,000 slots: 100 s of 1 ms slots.
-		{func(p *Params) { p.Slot = time.Millisecond; p.Cap = time.Hour }, "cap: 3600 is out of bounds (allowed: 0.1 to 100 seconds)"},
-		{func(p *Params) { p.Slot = time.Millisecond; p.Base = 200 * time.Second }, "base: 200 is out of bounds (allowed: 0.001 to 100 seconds)"},
+		{func(p *Params) { p.Slot = time.Millisecond; p.Cap = time.Hour }, `cap: "3600" is out of bounds (allowed: 0.001 to 100)`},
+		{func(p *Params) { p.Slot = time.Millisecond; p.Base = 200 * time.Second }, `base: "200" is out of bounds (allowed: 0.001 to 10)`},
 	}
 	for _, c := range cases {
 		p := Defaults()
 		c.set(&p)
 		err := p.Validate()
-		var pe *sim.ParamError
+		var pe *param.Error
 		if !errors.As(err, &pe) || err.Error() != c.want {
 			t.Errorf("error %v, want %q", err, c.want)
 		}
@@ -275,7 +279,7 @@ func FuzzRun(f *testing.F) {
 		}
 		res, err := Run(p, seed)
 		if verr := p.Validate(); verr != nil {
-			var pe *sim.ParamError
+			var pe *param.Error
 			if !errors.As(err, &pe) || !slices.Contains([]string{"policy", "clients", "capacity", "slot", "base", "cap"}, pe.Param) ||
 				!strings.HasPrefix(err.Error(), pe.Param+": ") {
 				t.Fatalf("%+v: error %v does not name a parameter", p, err)
@@ -310,7 +314,7 @@ func lowerLimits(slots, pops int) (restore func()) {
 }
 
 func TestTooLongIsAnError(t *testing.T) {
-	p := Params{Policy: Full, Clients: 1_000_000, Capacity: 1, Slot: time.Millisecond, Base: time.Millisecond, Cap: 100 * time.Second}
+	p := Params{Policy: Full, Clients: 100_000, Capacity: 1, Slot: time.Millisecond, Base: time.Millisecond, Cap: 100 * time.Second}
 	defer lowerLimits(10_000, 100_000)()
 	if _, err := Run(p, 1); !errors.Is(err, ErrTooLong) {
 		t.Fatalf("error %v, want ErrTooLong", err)

@@ -56,7 +56,10 @@ func (b *Bucket) Tokens() float64 { return float64(b.tokens) / micro }
 
 // String writes the tokens rounded down to a tenth, "0.9 tokens", so that
 // 0.96 never reads as a whole token.
-func (b *Bucket) String() string {
-	tenths := b.tokens / (micro / 10)
+func (b *Bucket) String() string { return tokensText(b.tokens) }
+
+// tokensText writes millionths of a token as Bucket.String does.
+func tokensText(micros int64) string {
+	tenths := micros / (micro / 10)
 	return strconv.FormatInt(tenths/10, 10) + "." + strconv.FormatInt(tenths%10, 10) + " tokens"
 }

@@ -21,22 +21,6 @@ type Params struct {
 	Budget   bool    // false: retry every failure, no bucket
 }
 
-// Defaults are the figures' parameters: 1,000 requests, 3 retries each, a
-// 10% budget over a bank of 10 tokens.
-func Defaults() Params {
-	return Params{Requests: 1000, Retries: 3, Ratio: 0.1, Bank: 10, Budget: true}
-}
-
-// Validate reports the first parameter out of bounds, by its kebab-case name.
-func (p Params) Validate() error {
-	return sim.FirstError(
-		sim.CheckInt("requests", p.Requests, 1, 100_000),
-		sim.CheckInt("retries", p.Retries, 0, 10),
-		sim.CheckFloat("ratio", p.Ratio, 0, 1),
-		sim.CheckFloat("bank", p.Bank, 0, 1000),
-	)
-}
-
 // Summary is what a run comes to.
 type Summary struct {
 	Calls    int     `json:"calls"`    // first calls and retries
@@ -78,19 +62,19 @@ func Run(p Params) (Result, error) {
 			b.Earn(1)
 		}
 		res.Calls++
-		res.Trace.Keep(sim.Event{At: at, Kind: "call", Lane: lane, To: "upstream",
-			Text: "Request " + strconv.Itoa(i) + " calls and fails" + state(p, b) + ".", Ref: lane}, sim.MaxEvents)
+		res.Trace.Keep(sim.Event{At: at, Kind: Call, Lane: lane, To: "upstream", Ref: lane,
+			N: i, OK: p.Budget, Amount: b.tokens, Say: sayer}, sim.MaxEvents)
 		for r := 1; r <= p.Retries; r++ {
 			if p.Budget && b.Spend(1) == 0 {
 				res.Denied++
-				res.Trace.Keep(sim.Event{At: at, Kind: "denied", Lane: lane,
-					Text: "A retry would empty the bucket: request " + strconv.Itoa(i) + " gives up instead" + state(p, b) + ".", Ref: lane}, sim.MaxEvents)
+				res.Trace.Keep(sim.Event{At: at, Kind: Denied, Lane: lane, Ref: lane,
+					N: i, OK: p.Budget, Amount: b.tokens, Say: sayer}, sim.MaxEvents)
 				break
 			}
 			res.Calls++
 			res.Retries++
-			res.Trace.Keep(sim.Event{At: at, Kind: "retry", Lane: lane, To: "upstream",
-				Text: "Retry " + strconv.Itoa(r) + " of request " + strconv.Itoa(i) + " fails" + state(p, b) + ".", Ref: lane}, sim.MaxEvents)
+			res.Trace.Keep(sim.Event{At: at, Kind: Retry, Lane: lane, To: "upstream", Ref: lane,
+				N: i, M: r, OK: p.Budget, Amount: b.tokens, Say: sayer}, sim.MaxEvents)
 		}
 	}
 	if p.Budget {
@@ -99,9 +83,27 @@ func Run(p Params) (Result, error) {
 	return res, nil
 }
 
-func state(p Params, b *Bucket) string {
-	if !p.Budget {
-		return ""
+// Kinds of the trace's events, lane and Ref "req-N". N is the request, M
+// a retry's number; OK says a budget is on, and then Amount is what the
+// bucket holds after the event, in millionths of a token.
+const (
+	Call   sim.Kind = "call"   // a request's first call, which fails
+	Retry  sim.Kind = "retry"  // a retry, which fails
+	Denied sim.Kind = "denied" // a retry the bucket refused: the request gives up
+)
+
+// sayer writes an event's sentence from its fields, only when it is shown:
+// a run of a hundred thousand requests formats none.
+var sayer = &sim.Sayer{Say: func(e sim.Event) string {
+	state := ""
+	if e.OK {
+		state = " (bucket: " + tokensText(e.Amount) + ")"
 	}
-	return " (bucket: " + b.String() + ")"
-}
+	switch e.Kind {
+	case Retry:
+		return "Retry " + strconv.Itoa(e.M) + " of request " + strconv.Itoa(e.N) + " fails" + state + "."
+	case Denied:
+		return "A retry would empty the bucket: request " + strconv.Itoa(e.N) + " gives up instead" + state + "."
+	}
+	return "Request " + strconv.Itoa(e.N) + " calls and fails" + state + "."
+}}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/retrylab/retrylab/engine/param"
 	"github.com/retrylab/retrylab/engine/sim"
 )
 
@@ -36,7 +37,7 @@ func TestFigures(t *testing.T) {
 	want := []string{"call", "retry", "retry", "retry", "call", "retry", "retry", "retry", "call", "retry", "retry", "retry", "call", "retry", "denied", "call", "denied"}
 	var got []string
 	for _, e := range res.Trace[:len(want)] {
-		got = append(got, e.Kind)
+		got = append(got, string(e.Kind))
 	}
 	if !slices.Equal(got, want) {
 		t.Fatalf("trace starts %v, want %v", got, want)
@@ -58,7 +59,7 @@ func FuzzBudgetBound(f *testing.F) {
 		p := Params{Requests: requests, Retries: retries, Ratio: ratio, Bank: bank, Budget: on}
 		res, err := Run(p)
 		if p.Validate() != nil {
-			var pe *sim.ParamError
+			var pe *param.Error
 			if !errors.As(err, &pe) || !slices.Contains([]string{"requests", "retries", "ratio", "bank"}, pe.Param) {
 				t.Fatalf("%+v: error %v does not name a parameter", p, err)
 			}
@@ -91,11 +92,11 @@ func TestValidateNamesTheParameter(t *testing.T) {
 		set  func(*Params)
 		want string
 	}{
-		{func(p *Params) { p.Requests = 0 }, "requests: 0 is out of bounds (allowed: 1 to 100000)"},
-		{func(p *Params) { p.Retries = 11 }, "retries: 11 is out of bounds (allowed: 0 to 10)"},
-		{func(p *Params) { p.Ratio = 1.5 }, "ratio: 1.5 is out of bounds (allowed: 0 to 1)"},
-		{func(p *Params) { p.Ratio = math.NaN() }, "ratio: NaN is out of bounds (allowed: 0 to 1)"},
-		{func(p *Params) { p.Bank = -1 }, "bank: -1 is out of bounds (allowed: 0 to 1000)"},
+		{func(p *Params) { p.Requests = 0 }, `requests: "0" is out of bounds (allowed: 1 to 100000)`},
+		{func(p *Params) { p.Retries = 11 }, `retries: "11" is out of bounds (allowed: 0 to 10)`},
+		{func(p *Params) { p.Ratio = 1.5 }, `ratio: "1.5" is out of bounds (allowed: 0 to 1)`},
+		{func(p *Params) { p.Ratio = math.NaN() }, `ratio: "NaN" is not a number (allowed: 0 to 1)`},
+		{func(p *Params) { p.Bank = -1 }, `bank: "-1" is out of bounds (allowed: 0 to 1000)`},
 	} {
 		p := Defaults()
 		c.set(&p)
@@ -133,5 +134,32 @@ func TestBucketNeverEmptiedByARetry(t *testing.T) {
 	}
 	if NewBucket(0.1, 0).Spend(1) != 0 || b.Spend(0) != 0 || b.Spend(-3) != 0 {
 		t.Fatal("an empty bucket or a request for no retries let one through")
+	}
+}
+
+// Events carry their figures; the sentence is written from them only when
+// asked for, and says what the bucket held.
+func TestEventsAreData(t *testing.T) {
+	res, err := Run(Defaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := res.Trace[1]
+	if e.Kind != Retry || e.N != 1 || e.M != 1 || e.Text != "" || e.Amount != 9_000_000 {
+		t.Fatalf("second event %+v", e)
+	}
+	for i, want := range []string{
+		"Request 1 calls and fails (bucket: 10.0 tokens).",
+		"Retry 1 of request 1 fails (bucket: 9.0 tokens).",
+	} {
+		if got := res.Trace[i].Sentence(); got != want {
+			t.Errorf("event %d says %q, want %q", i, got, want)
+		}
+	}
+	p := Defaults()
+	p.Budget = false
+	res, _ = Run(p)
+	if got := res.Trace[0].Sentence(); got != "Request 1 calls and fails." {
+		t.Errorf("without a budget, event 0 says %q", got)
 	}
 }

@@ -17,14 +17,6 @@ type Params struct {
 	CAS   bool // the UPDATE carries "AND version = 7"
 }
 
-// Defaults are the article's case: two calls, compare-and-set on.
-func Defaults() Params { return Params{Calls: 2, CAS: true} }
-
-// Validate reports the first parameter out of bounds, by its kebab-case name.
-func (p Params) Validate() error {
-	return sim.CheckInt("calls", p.Calls, 1, 10)
-}
-
 // Read is the order's version when the caller read it, and so the version
 // every call expects.
 const Read = 7
@@ -83,3 +75,10 @@ func Run(p Params) (Result, error) {
 	res.Trace = s.Trace
 	return res, nil
 }
+
+// Kinds of the trace's events; Ref is the order.
+const (
+	Call      sim.Kind = "call"      // ship(order, version 7) runs its UPDATE
+	Unchanged sim.Kind = "unchanged" // the UPDATE changed no row
+	Ship      sim.Kind = "ship"      // the UPDATE changed the row: the order ships
+)

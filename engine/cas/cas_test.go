@@ -30,7 +30,7 @@ func TestAnyNumberOfCalls(t *testing.T) {
 			t.Fatalf("%d calls: with CAS %+v, without %+v", n, on.Summary, off.Summary)
 		}
 	}
-	if _, err := Run(Params{Calls: 0}); err == nil || err.Error() != "calls: 0 is out of bounds (allowed: 1 to 10)" {
+	if _, err := Run(Params{Calls: 0}); err == nil || err.Error() != `calls: "0" is out of bounds (allowed: 1 to 10)` {
 		t.Fatalf("error %v", err)
 	}
 }

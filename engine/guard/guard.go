@@ -46,21 +46,6 @@ type Params struct {
 	Spread   int      // 0: together, in lockstep; else arrivals spread over 0..Spread rounds, random order (4 gives check-then-insert the 10 to 20 rows a real PostgreSQL showed)
 }
 
-// Defaults are twenty duplicates at the same instant, in lockstep, against
-// the naive guard.
-func Defaults() Params {
-	return Params{N: 20, Strategy: CheckThenInsert}
-}
-
-// Validate reports the first parameter out of bounds, by its kebab-case name.
-func (p Params) Validate() error {
-	return sim.FirstError(
-		sim.CheckInt("n", p.N, 1, 1000),
-		sim.CheckEnum("strategy", p.Strategy, Strategies...),
-		sim.CheckInt("spread", p.Spread, 0, 1000),
-	)
-}
-
 // Fixed parts of the model.
 const (
 	CardSteps   = 3                // steps the card network takes per charge: send, authorise, approve
@@ -237,15 +222,15 @@ func (m *model) step(h *handler) {
 		if ok {
 			h.found = r
 			h.state = answerFound
-			m.record(h, "select", "db", "SELECT "+Key+": found, "+r.describe()+".", Key)
+			m.record(h, sim.Event{Kind: Select, To: "db", Ref: Key, OK: true, N: r.status, Detail: r.payment})
 			return
 		}
 		h.state = charge
-		m.record(h, "select", "db", "SELECT "+Key+": absent.", Key)
+		m.record(h, sim.Event{Kind: Select, To: "db", Ref: Key})
 	case charge:
 		h.hops++
 		if h.hops < CardSteps {
-			m.record(h, "card", "card", "At the card network: charge "+strconv.FormatInt(h.amount, 10)+", hop "+strconv.Itoa(h.hops)+" of "+strconv.Itoa(CardSteps)+".", "")
+			m.record(h, sim.Event{Kind: Card, To: "card", Amount: h.amount, M: h.hops})
 			return
 		}
 		m.pays++
@@ -254,7 +239,7 @@ func (m *model) step(h *handler) {
 		if h.burst {
 			m.charges++
 		}
-		m.record(h, "charge", "card", "The card network charges "+strconv.FormatInt(h.amount, 10)+": "+h.payment+".", h.payment)
+		m.record(h, sim.Event{Kind: Charge, To: "card", Amount: h.amount, Ref: h.payment})
 		switch m.p.Strategy {
 		case ClaimBeforeWork:
 			h.state = saveAnswer
@@ -265,27 +250,27 @@ func (m *model) step(h *handler) {
 		r := row{key: Key, amount: h.amount, status: 201, payment: h.payment}
 		if m.db.insert(r) {
 			h.state = answerNew
-			m.record(h, "insert", "db", "INSERT payment "+h.payment+" for "+Key+": 1 row.", Key)
+			m.record(h, sim.Event{Kind: Insert, To: "db", Ref: Key, Detail: h.payment})
 			return
 		}
 		h.state = answerTaken
-		m.record(h, "conflict", "db", "INSERT payment "+h.payment+" for "+Key+": unique violation; the card was already charged.", Key)
+		m.record(h, sim.Event{Kind: Conflict, To: "db", Ref: Key, Detail: h.payment})
 	case claimKey:
 		if m.db.insert(row{key: Key, amount: h.amount}) {
 			h.state = charge
-			m.record(h, "insert", "db", "INSERT "+Key+" ON CONFLICT DO NOTHING RETURNING: claimed.", Key)
+			m.record(h, sim.Event{Kind: Insert, To: "db", Ref: Key, OK: true})
 			return
 		}
 		h.state = readKey
-		m.record(h, "conflict", "db", "INSERT "+Key+" ON CONFLICT DO NOTHING RETURNING: nothing, the key is taken.", Key)
+		m.record(h, sim.Event{Kind: Conflict, To: "db", Ref: Key, OK: true})
 	case readKey:
 		h.found, _ = m.db.find(Key)
 		h.state = answerFound
-		m.record(h, "select", "db", "SELECT "+Key+": "+h.found.describe()+".", Key)
+		m.record(h, sim.Event{Kind: Select, To: "db", Ref: Key, OK: true, N: h.found.status, Detail: h.found.payment})
 	case saveAnswer:
 		m.db.save(Key, 201, h.payment)
 		h.state = answerNew
-		m.record(h, "update", "db", "UPDATE "+Key+" SET answer = 201 "+h.payment+".", Key)
+		m.record(h, sim.Event{Kind: Update, To: "db", Ref: h.payment, N: 201})
 	case answerFound:
 		switch r := h.found; {
 		case r.amount != h.amount:
@@ -304,20 +289,13 @@ func (m *model) step(h *handler) {
 
 func (m *model) answer(h *handler, a Answer) {
 	h.answer, h.done = a, true
-	text := "Answers " + strconv.Itoa(a.Status)
-	switch {
-	case a.Replayed:
-		text += ", replayed, " + a.Payment
-	case a.Payment != "":
-		text += ", " + a.Payment
-	case a.RetryAfter > 0:
-		text += " with Retry-After: " + strconv.Itoa(a.RetryAfter)
-	}
-	m.record(h, "answer", "client", text+".", a.Payment)
+	m.record(h, sim.Event{Kind: Answered, To: "client", N: a.Status, Ref: a.Payment, OK: a.Replayed, M: a.RetryAfter})
 }
 
-func (m *model) record(h *handler, kind, to, text, ref string) {
-	m.s.Trace.Keep(sim.Event{At: m.s.Now(), Kind: kind, Lane: h.lane, To: to, Text: text, Ref: ref}, sim.MaxEvents)
+// record keeps e, at the current instant in h's lane.
+func (m *model) record(h *handler, e sim.Event) {
+	e.At, e.Lane, e.Say = m.s.Now(), h.lane, sayer
+	m.s.Trace.Keep(e, sim.MaxEvents)
 }
 
 // db is the tiny database: one table of rows by key, each statement atomic
@@ -333,13 +311,6 @@ type row struct {
 	amount  int64
 	status  int    // the saved answer's status; 0 while the first request works
 	payment string // the saved answer's payment
-}
-
-func (r row) describe() string {
-	if r.status == 0 {
-		return "claimed, no answer saved yet"
-	}
-	return "answer " + strconv.Itoa(r.status) + " " + r.payment + " saved"
 }
 
 // find is SELECT ... WHERE key = $1 LIMIT 1: the first row inserted.

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/retrylab/retrylab/engine/param"
 	"github.com/retrylab/retrylab/engine/sim"
 )
 
@@ -95,7 +96,7 @@ func TestCheckThenInsertVariesWithInterleaving(t *testing.T) {
 }
 
 func TestSameSeedSameRun(t *testing.T) {
-	p := Params{N: 50, Strategy: ClaimBeforeWork, Spread: 30}
+	p := Params{N: 50, Strategy: ClaimBeforeWork, Spread: 10}
 	a, b := run(t, p, 9), run(t, p, 9)
 	if !slices.Equal(a.Trace, b.Trace) {
 		t.Fatal("seed 9 gave two different traces")
@@ -150,7 +151,7 @@ func FuzzRun(f *testing.F) {
 		}
 		res, err := Run(p, seed)
 		if p.Validate() != nil {
-			var pe *sim.ParamError
+			var pe *param.Error
 			if !errors.As(err, &pe) || !slices.Contains([]string{"n", "strategy", "spread"}, pe.Param) {
 				t.Fatalf("%+v: error %v does not name a parameter", p, err)
 			}
@@ -180,9 +181,9 @@ func TestValidateNamesTheParameter(t *testing.T) {
 		p    Params
 		want string
 	}{
-		{Params{N: 0, Strategy: ClaimBeforeWork}, "n: 0 is out of bounds (allowed: 1 to 1000)"},
+		{Params{N: 0, Strategy: ClaimBeforeWork}, `n: "0" is out of bounds (allowed: 1 to 50)`},
 		{Params{N: 20, Strategy: "lock"}, `strategy: "lock" is not allowed (allowed: check-then-insert, constraint-after-charge, claim-before-work)`},
-		{Params{N: 20, Strategy: ClaimBeforeWork, Spread: -1}, "spread: -1 is out of bounds (allowed: 0 to 1000)"},
+		{Params{N: 20, Strategy: ClaimBeforeWork, Spread: -1}, `spread: "-1" is out of bounds (allowed: 0 to 10)`},
 	} {
 		if _, err := Run(c.p, 1); err == nil || err.Error() != c.want {
 			t.Errorf("error %v, want %q", err, c.want)

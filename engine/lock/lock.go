@@ -241,7 +241,7 @@ func Run(p Params) (Result, error) {
 	return r.res, nil
 }
 
-func (r *run) say(kind, lane, to, text, ref string) {
+func (r *run) say(kind sim.Kind, lane, to, text, ref string) {
 	r.s.Record(sim.Event{Kind: kind, Lane: lane, To: to, Text: text, Ref: ref})
 }
 

@@ -46,31 +46,6 @@ type Params struct {
 // MaxArrivals bounds Arrival.
 const MaxArrivals = 8
 
-// Defaults are the article's case: evt_2, evt_1, evt_2 against dedupe.
-func Defaults() Params {
-	return Params{Strategy: Dedupe, Arrival: []string{"evt_2", "evt_1", "evt_2"}}
-}
-
-// Validate reports the first parameter out of bounds, by its kebab-case name.
-func (p Params) Validate() error {
-	if err := sim.CheckEnum("strategy", p.Strategy, Strategies...); err != nil {
-		return err
-	}
-	if n := len(p.Arrival); n < 1 || n > MaxArrivals {
-		return &sim.ParamError{Param: "arrival", Value: strconv.Itoa(n) + " events", Allowed: "1 to " + strconv.Itoa(MaxArrivals) + " events"}
-	}
-	ids := make([]string, len(Events))
-	for i, e := range Events {
-		ids[i] = e.ID
-	}
-	for _, id := range p.Arrival {
-		if err := sim.CheckEnum("arrival", id, ids...); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // Summary is what a run comes to.
 type Summary struct {
 	Plan    string   `json:"plan"`    // the plan in the database at the end
@@ -96,7 +71,7 @@ func Run(p Params) (Result, error) {
 	}
 	s := sim.New(0)
 	var res Result
-	say := func(kind, text, ref string) {
+	say := func(kind sim.Kind, text, ref string) {
 		s.Record(sim.Event{Kind: kind, Lane: "consumer", Text: text, Ref: ref})
 	}
 	seen := map[string]bool{}
@@ -140,3 +115,10 @@ func byID(id string) Event {
 	}
 	return Event{}
 }
+
+// Kinds of the trace's events, lane "consumer"; Ref is the event id.
+const (
+	Deliver sim.Kind = "deliver" // an event arrives
+	Apply   sim.Kind = "apply"   // the consumer applied it
+	Skip    sim.Kind = "skip"    // the consumer skipped it
+)

@@ -2,6 +2,7 @@ package ordering
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -55,8 +56,8 @@ func TestValidate(t *testing.T) {
 	}{
 		{Params{Strategy: "lww", Arrival: []string{"evt_1"}}, `strategy: "lww" is not allowed (allowed: none, dedupe, watermark)`},
 		{Params{Strategy: Dedupe, Arrival: []string{"evt_1", "evt_9"}}, `arrival: "evt_9" is not allowed (allowed: evt_1, evt_2)`},
-		{Params{Strategy: Dedupe}, "arrival: 0 events is out of bounds (allowed: 1 to 8 events)"},
-		{Params{Strategy: Dedupe, Arrival: make([]string, 9)}, "arrival: 9 events is out of bounds (allowed: 1 to 8 events)"},
+		{Params{Strategy: Dedupe}, `arrival: "" has 0 items (allowed: at least 1)`},
+		{Params{Strategy: Dedupe, Arrival: strings.Split("evt_1,evt_1,evt_1,evt_1,evt_1,evt_1,evt_1,evt_1,evt_2", ",")}, `arrival: "evt_1,evt_1,evt_1,evt_1,evt_1,evt_1,evt_1,evt_1,evt_2" has 9 items (allowed: at most 8)`},
 	} {
 		if _, err := Run(c.p); err == nil || err.Error() != c.want {
 			t.Errorf("error %v, want %q", err, c.want)

@@ -20,14 +20,6 @@ type Params struct {
 	Inbox      bool // the consumer records event ids and skips the ones it has seen
 }
 
-// Defaults are the article's case: one order, a relay crash, an inbox.
-func Defaults() Params { return Params{Orders: 1, RelayCrash: true, Inbox: true} }
-
-// Validate reports the first parameter out of bounds, by its kebab-case name.
-func (p Params) Validate() error {
-	return sim.CheckInt("orders", p.Orders, 1, 100)
-}
-
 // Summary is what a run comes to.
 type Summary struct {
 	Orders    int `json:"orders"`    // order rows committed
@@ -58,7 +50,7 @@ func Run(p Params) (Result, error) {
 	}
 	s := sim.New(0)
 	var res Result
-	say := func(kind, lane, to, text, ref string) {
+	say := func(kind sim.Kind, lane, to, text, ref string) {
 		s.RunUntil(s.Now() + Tick)
 		s.Record(sim.Event{Kind: kind, Lane: lane, To: to, Text: text, Ref: ref})
 	}
@@ -122,3 +114,14 @@ func Run(p Params) (Result, error) {
 	res.Trace = s.Trace
 	return res, nil
 }
+
+// Kinds of the trace's events; Ref is the order's event id.
+const (
+	Commit  sim.Kind = "commit"  // an order and its event committed together
+	Publish sim.Kind = "publish" // the relay published the event
+	Mark    sim.Kind = "mark"    // the relay marked the event sent
+	Crash   sim.Kind = "crash"   // the relay crashed
+	Restart sim.Kind = "restart" // the relay restarted
+	Email   sim.Kind = "email"   // the consumer sent an email
+	Skip    sim.Kind = "skip"    // the inbox recognised the event and skipped it
+)

@@ -3,6 +3,8 @@ package payment
 import (
 	"strconv"
 	"strings"
+
+	"github.com/retrylab/retrylab/engine/param"
 )
 
 // Keys is how the client uses idempotency keys.
@@ -51,54 +53,46 @@ type Params struct {
 	Amount   int64   // in cents
 }
 
-// Defaults are the parameters the widget starts with: the double charge of
-// the second row of the table (no keys, the first response lost).
-func Defaults() Params {
-	return Params{Keys: KeysOff, Faults: []Fault{LoseResponse, OK}, Attempts: 3, Amount: 2500}
+// Schema declares the parameters: the widget's controls, the markdown
+// check, the CLI's flags and Validate all come from it. The defaults are
+// the double charge of the second row of the table (no keys, the first
+// response lost).
+var Schema = param.Schema{
+	{Name: "keys", Label: "Idempotency keys", Kind: param.Enum, Default: string(KeysOff),
+		Allowed: param.Strings([]Keys{KeysOff, KeysPerIntent, KeysPerAttempt}),
+		Help:    "off: no key; per-intent: one key reused by every retry; per-attempt: a fresh key on each try (the classic bug)"},
+	{Name: "faults", Label: "Network, attempt by attempt", Kind: param.EnumList, Default: "lose-response, ok",
+		Allowed: param.Strings([]Fault{OK, LoseRequest, LoseResponse}), MaxItems: MaxFaults,
+		Pad: string(OK), CountFrom: "attempts",
+		Help: "what the network does to each attempt in turn; after the list, every attempt goes through"},
+	{Name: "attempts", Label: "Attempts", Kind: param.Int, Default: "3", Min: 1, Max: MaxAttempts,
+		Help: "how many times the client tries before it gives up"},
+	{Name: "amount", Label: "Amount (cents)", Kind: param.Int, Default: "2500", Min: 1, Max: MaxAmount,
+		Help: "the amount to charge, in cents"},
 }
 
-// ParamError is the error Validate returns: Param is the parameter's name
-// as the widget and the CLI spell it.
-type ParamError struct {
-	Param string // "keys", "faults", "attempts" or "amount"
-	Msg   string
+// Defaults are the parameters the widget starts with: Schema's defaults.
+func Defaults() Params { return FromValues(Schema.Defaults()) }
+
+// FromValues reads parameters checked against Schema.
+func FromValues(v param.Values) Params {
+	p := Params{Keys: Keys(v.String("keys")), Attempts: v.Int("attempts"), Amount: int64(v.Int("amount"))}
+	for _, f := range v.List("faults") {
+		p.Faults = append(p.Faults, Fault(f))
+	}
+	return p
 }
 
-func (e *ParamError) Error() string { return "payment: " + e.Param + ": " + e.Msg }
-
-// Validate checks every parameter against its allowed values or bounds.
-func (p Params) Validate() error {
-	switch p.Keys {
-	case KeysOff, KeysPerIntent, KeysPerAttempt:
-	default:
-		return &ParamError{"keys", strconv.Quote(string(p.Keys)) + " is not one of off, per-intent, per-attempt"}
+// Raw writes the parameters as Schema reads them.
+func (p Params) Raw() map[string]string {
+	return map[string]string{
+		"keys":     string(p.Keys),
+		"faults":   strings.Join(param.Strings(p.Faults), ","),
+		"attempts": strconv.Itoa(p.Attempts),
+		"amount":   strconv.FormatInt(p.Amount, 10),
 	}
-	if len(p.Faults) > MaxFaults {
-		return &ParamError{"faults", strconv.Itoa(len(p.Faults)) + " items, at most " + strconv.Itoa(MaxFaults)}
-	}
-	for i, f := range p.Faults {
-		switch f {
-		case OK, LoseRequest, LoseResponse:
-		default:
-			return &ParamError{"faults", "item " + strconv.Itoa(i+1) + " is " + strconv.Quote(string(f)) +
-				", not one of ok, lose-request, lose-response"}
-		}
-	}
-	if p.Attempts < 1 || p.Attempts > MaxAttempts {
-		return &ParamError{"attempts", strconv.Itoa(p.Attempts) + " is out of range 1.." + strconv.Itoa(MaxAttempts)}
-	}
-	if p.Amount < 1 || p.Amount > MaxAmount {
-		return &ParamError{"amount", strconv.FormatInt(p.Amount, 10) + " is out of range 1.." + strconv.Itoa(MaxAmount) + " (cents)"}
-	}
-	return nil
 }
 
-// formatAmount writes cents as units with two decimals: 2500 -> "25.00".
-func formatAmount(cents int64) string {
-	sign := ""
-	if cents < 0 {
-		sign, cents = "-", -cents
-	}
-	frac := strconv.FormatInt(cents%100, 10)
-	return sign + strconv.FormatInt(cents/100, 10) + "." + strings.Repeat("0", 2-len(frac)) + frac
-}
+// Validate checks every parameter against Schema; the error is a
+// *param.Error naming the parameter, the value and what is allowed.
+func (p Params) Validate() error { return Schema.Check(p.Raw()) }

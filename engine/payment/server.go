@@ -126,7 +126,7 @@ func (srv *Server) charge(r Request) (int, []byte, error) {
 	id := "ch_" + strconv.Itoa(len(srv.ledger)+1)
 	srv.ledger = append(srv.ledger, Charge{ID: id, Amount: amount, Key: r.Key, Attempt: r.Attempt, At: srv.sim.Now()})
 	srv.sim.Record(sim.Event{Kind: "charge", Lane: "server", Ref: id,
-		Text: "card charged: " + id + " (" + formatAmount(amount) + ")"})
+		Text: "card charged: " + id + " (" + sim.Money(amount) + ")"})
 	body := `{"amount":` + strconv.FormatInt(amount, 10) + `,"id":"` + id + `","status":"succeeded"}`
 	return statusCreated, []byte(body), nil
 }

@@ -34,19 +34,6 @@ type Params struct {
 	Keys       bool // calls carry saga:STEP and saga:STEP:undo; services replay a key they know
 }
 
-// Defaults are the article's case: the hotel fails, the runner crashes
-// after booking the flight, keys on.
-func Defaults() Params { return Params{Fail: Hotel, CrashAfter: Flight, Keys: true} }
-
-// Validate reports the first parameter out of bounds, by its kebab-case name.
-func (p Params) Validate() error {
-	all := append([]Step{None}, Steps...)
-	return sim.FirstError(
-		sim.CheckEnum("fail", p.Fail, all...),
-		sim.CheckEnum("crash-after", p.CrashAfter, all...),
-	)
-}
-
 // Effect counts what a step's service did.
 type Effect struct {
 	Done   int `json:"done"`   // charges or bookings made
@@ -92,9 +79,15 @@ func Run(p Params) (Result, error) {
 		return Result{}, err
 	}
 	s := sim.New(0)
-	say := func(kind, lane, to, text, ref string) {
+	say := func(kind sim.Kind, lane, to, text, ref string) {
 		s.RunUntil(s.Now() + Tick)
 		s.Record(sim.Event{Kind: kind, Lane: lane, To: to, Text: text, Ref: ref})
+	}
+	// logged records an entry of the runner's durable log: the step (Ref)
+	// and what became of it (Detail).
+	logged := func(st Step, what string) {
+		s.RunUntil(s.Now() + Tick)
+		s.Record(sim.Event{Kind: Log, Lane: "log", Ref: string(st), Detail: what, Say: logSayer})
 	}
 	res := Result{Summary: Summary{Effects: map[Step]Effect{}}}
 	services := map[Step]*service{}
@@ -129,9 +122,9 @@ func Run(p Params) (Result, error) {
 			say("refuse", sv.name, "runner", sent+": refused.", key)
 			return false
 		}
-		kind := "do"
+		kind := Do
 		if undo {
-			kind = "undo"
+			kind = Undo
 			sv.effect.Undone++
 		} else {
 			sv.effect.Done++
@@ -155,7 +148,7 @@ func Run(p Params) (Result, error) {
 		}
 		if !started[st] {
 			started[st] = true
-			say("log", "log", "", "Log: "+string(st)+" started.", string(st))
+			logged(st, "started")
 		}
 		ok := call(st, false)
 		if st == p.CrashAfter && !crashed {
@@ -168,11 +161,11 @@ func Run(p Params) (Result, error) {
 		}
 		if !ok {
 			failed = st
-			say("log", "log", "", "Log: "+string(st)+" failed; compensate.", string(st))
+			logged(st, "failed; compensate")
 			break
 		}
 		done[st] = true
-		say("log", "log", "", "Log: "+string(st)+" done.", string(st))
+		logged(st, "done")
 	}
 	res.Outcome = "completed"
 	if failed != "" {
@@ -180,7 +173,7 @@ func Run(p Params) (Result, error) {
 		for i := len(Steps) - 1; i >= 0; i-- {
 			if st := Steps[i]; done[st] {
 				call(st, true)
-				say("log", "log", "", "Log: "+string(st)+" undone.", string(st))
+				logged(st, "undone")
 			}
 		}
 	}
@@ -195,3 +188,17 @@ func Run(p Params) (Result, error) {
 	res.Trace = s.Trace
 	return res, nil
 }
+
+// Kinds of the trace's events. Lanes are "runner", "log" and a service's
+// step ("card", "flight", "hotel"); Ref is the call's key or the step.
+const (
+	Do     sim.Kind = "do"     // a service did a step: Ref the key
+	Undo   sim.Kind = "undo"   // a service undid a step: Ref the key
+	Replay sim.Kind = "replay" // a service answered a key it knew, doing nothing
+	Refuse sim.Kind = "refuse" // the failing step's service refused
+	Log    sim.Kind = "log"    // the durable log records a step's state: Ref the step, Detail the state
+	Crash  sim.Kind = "crash"  // the runner crashed
+	Resume sim.Kind = "resume" // the runner resumed from its log
+)
+
+var logSayer = &sim.Sayer{Say: func(e sim.Event) string { return "Log: " + e.Ref + " " + e.Detail + "." }}

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/retrylab/retrylab/engine/sim"
+	"github.com/retrylab/retrylab/engine/param"
 )
 
 // The runner crashes after the flight, resumes from its log and, when the
@@ -27,7 +27,7 @@ func TestFigure(t *testing.T) {
 	var refs []string
 	for _, e := range res.Trace {
 		if e.Kind == "replay" || e.Kind == "undo" {
-			refs = append(refs, e.Kind+" "+e.Ref)
+			refs = append(refs, string(e.Kind)+" "+e.Ref)
 		}
 	}
 	if want := "[replay saga:flight undo saga:flight:undo undo saga:charge:undo]"; sprint(refs) != want {
@@ -89,7 +89,7 @@ func TestValidate(t *testing.T) {
 		{Params{Fail: Hotel, CrashAfter: ""}, `crash-after: "" is not allowed (allowed: none, charge, flight, hotel)`},
 	} {
 		_, err := Run(c.p)
-		var pe *sim.ParamError
+		var pe *param.Error
 		if !errors.As(err, &pe) || err.Error() != c.want {
 			t.Errorf("error %v, want %q", err, c.want)
 		}

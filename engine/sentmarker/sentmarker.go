@@ -30,15 +30,6 @@ type Params struct {
 	Crash  Crash // where the first run crashes
 }
 
-// Defaults are the article's case: the job crashes after sending and
-// marking, and the marker is on.
-func Defaults() Params { return Params{Marker: true, Crash: BeforeAck} }
-
-// Validate reports the first parameter out of bounds, by its kebab-case name.
-func (p Params) Validate() error {
-	return sim.CheckEnum("crash", p.Crash, Crashes...)
-}
-
 // Summary is what a run comes to.
 type Summary struct {
 	Sent    int `json:"sent"`    // messages the provider sent
@@ -70,7 +61,7 @@ func Run(p Params) (Result, error) {
 		return Result{}, err
 	}
 	s := sim.New(0)
-	say := func(kind, lane, to, text string) {
+	say := func(kind sim.Kind, lane, to, text string) {
 		s.RunUntil(s.Now() + Tick)
 		s.Record(sim.Event{Kind: kind, Lane: lane, To: to, Text: text, Ref: "job_1"})
 	}
@@ -113,3 +104,14 @@ func Run(p Params) (Result, error) {
 	res.Trace = s.Trace
 	return res, nil
 }
+
+// Kinds of the trace's events; Ref is the job.
+const (
+	Deliver sim.Kind = "deliver" // the queue delivers the job
+	Crashed sim.Kind = "crash"   // the job crashes
+	Skip    sim.Kind = "skip"    // the marker says sent: the job skips
+	Check   sim.Kind = "check"   // the job checks the marker and finds none
+	Send    sim.Kind = "send"    // the provider sends the message
+	Mark    sim.Kind = "mark"    // the job writes the marker
+	Ack     sim.Kind = "ack"     // the job acknowledges the delivery
+)

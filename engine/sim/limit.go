@@ -7,7 +7,7 @@ package sim
 const MaxEvents = 10000
 
 // Truncated is the Kind of the one event that ends a trace cut short by Keep.
-const Truncated = "truncated"
+const Truncated Kind = "truncated"
 
 // Keep appends e unless the trace already holds max events. The first event
 // refused is replaced by one event of kind Truncated at e's time, so a widget

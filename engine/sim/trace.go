@@ -2,23 +2,57 @@ package sim
 
 import "time"
 
+// Kind names what happened, as a stable machine name: "attempt",
+// "charge", ... Each model declares its kinds as constants of this type,
+// and views switch on them.
+type Kind string
+
 // Event is one thing a reader should see happen: a request sent, a packet
-// lost, a card charged. Models fill in what applies; widgets draw events by
-// Kind and Lane, and print Text.
+// lost, a card charged. It is data: views draw events by Kind, Lane and the
+// structured fields, and never look inside the sentence, which is written
+// from the fields only when it is shown (Sentence).
 type Event struct {
 	At   time.Duration // virtual time, set by Sim.Record
-	Kind string        // what happened, a stable machine name: "attempt", "charge", ...
+	Kind Kind          // what happened
 	Lane string        // who it happened to: "client", "network", "server", "req-3", ...
 	To   string        // for a message, the lane it travels to; empty otherwise
-	Text string        // one human sentence, ready to show
 	Ref  string        // the identifier the event is about, if any: "ch_2", "k_1", "evt_2"
+
+	// Structured fields; each model documents which of its kinds fill
+	// which.
+	N      int   // a number the event is about: an attempt, a request, a status code
+	M      int   // a second number: a retry's number, a hop
+	Amount int64 // an amount in the model's unit: cents, micro-tokens
+	OK     bool  // a yes or no the event reports: a row found, a key claimed
+	Detail string
+
+	// Text is a sentence fixed when the event was recorded; Say, when set,
+	// writes it from the fields instead, so a run that is not shown pays
+	// for no sentences.
+	Text string
+	Say  *Sayer
+}
+
+// A Sayer writes an event's sentence from its fields. Models keep one per
+// family of kinds, in a package variable, and point their events at it
+// (a pointer keeps Event comparable).
+type Sayer struct {
+	Say func(Event) string
+}
+
+// Sentence is the human sentence for e, ready to show.
+func (e Event) Sentence() string {
+	if e.Say != nil {
+		return e.Say.Say(e)
+	}
+	return e.Text
 }
 
 // Trace is the ordered list of events of one run.
 type Trace []Event
 
-// Kinds counts the events of each kind, for tests and summaries.
-func (t Trace) Count(kind string) int {
+// Count counts the events of one kind, for tests and summaries.
+func (t Trace) Count(kind Kind) int {
 	n := 0
 	for _, e := range t {
 		if e.Kind == kind {

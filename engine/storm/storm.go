@@ -29,15 +29,6 @@ type Params struct {
 	Seconds     int     // the length of the run
 }
 
-// Defaults are the figures' parameters: 80 requests a second against a
-// capacity of 100, cut to 40 (a factor of 0.4) during seconds 10 to 19;
-// clients time out after 3 s and retry up to 3 times; 120 s. The variant is
-// the first row of the figures: retry every timeout.
-func Defaults() Params {
-	return Params{New: 80, Capacity: 100, SlowFrom: 10, SlowTo: 20, SlowFactor: 0.4,
-		Timeout: 3, Retries: 3, Seconds: 120}
-}
-
 // The retry budget is the bucket of the budget model (budget.Bucket): every
 // new request earns 0.1 token, a retry spends 1 and may not empty the
 // bucket, the bank holds 10 and starts full.
@@ -45,20 +36,6 @@ const (
 	BudgetRatio = 0.1
 	BudgetBank  = 10
 )
-
-// Validate reports the first parameter out of bounds, by its kebab-case name.
-func (p Params) Validate() error {
-	return sim.FirstError(
-		sim.CheckInt("new", p.New, 0, 1_000_000),
-		sim.CheckInt("capacity", p.Capacity, 1, 1_000_000),
-		sim.CheckInt("seconds", p.Seconds, 10, 3600),
-		sim.CheckInt("slow-from", p.SlowFrom, 0, p.Seconds-1),
-		sim.CheckInt("slow-to", p.SlowTo, p.SlowFrom+1, p.Seconds),
-		sim.CheckFloat("slow-factor", p.SlowFactor, 0, 1),
-		sim.CheckInt("timeout", p.Timeout, 1, 60),
-		sim.CheckInt("retries", p.Retries, 0, 10),
-	)
-}
 
 // Summary is what a run comes to.
 type Summary struct {

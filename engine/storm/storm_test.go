@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/retrylab/retrylab/engine/sim"
+	"github.com/retrylab/retrylab/engine/param"
 )
 
 // The three rows of SIMULATORS.md section 5: goodput healthy / during the
@@ -167,14 +167,14 @@ func TestValidateNamesTheParameter(t *testing.T) {
 		set  func(*Params)
 		want string
 	}{
-		{func(p *Params) { p.New = -1 }, "new: -1 is out of bounds (allowed: 0 to 1000000)"},
-		{func(p *Params) { p.Capacity = 0 }, "capacity: 0 is out of bounds (allowed: 1 to 1000000)"},
-		{func(p *Params) { p.SlowFrom = 120 }, "slow-from: 120 is out of bounds (allowed: 0 to 119)"},
-		{func(p *Params) { p.SlowTo = 10 }, "slow-to: 10 is out of bounds (allowed: 11 to 120)"},
-		{func(p *Params) { p.SlowFactor = 2 }, "slow-factor: 2 is out of bounds (allowed: 0 to 1)"},
-		{func(p *Params) { p.Timeout = 0 }, "timeout: 0 is out of bounds (allowed: 1 to 60)"},
-		{func(p *Params) { p.Retries = -1 }, "retries: -1 is out of bounds (allowed: 0 to 10)"},
-		{func(p *Params) { p.Seconds = 5 }, "seconds: 5 is out of bounds (allowed: 10 to 3600)"},
+		{func(p *Params) { p.New = -1 }, `new: "-1" is out of bounds (allowed: 0 to 10000)`},
+		{func(p *Params) { p.Capacity = 0 }, `capacity: "0" is out of bounds (allowed: 1 to 10000)`},
+		{func(p *Params) { p.SlowFrom = 120 }, `slow-from: "120" is not below seconds (120)`},
+		{func(p *Params) { p.SlowTo = 10 }, `slow-to: "10" is not above slow-from (10)`},
+		{func(p *Params) { p.SlowFactor = 2 }, `slow-factor: "2" is out of bounds (allowed: 0 to 1)`},
+		{func(p *Params) { p.Timeout = 0 }, `timeout: "0" is out of bounds (allowed: 1 to 60)`},
+		{func(p *Params) { p.Retries = -1 }, `retries: "-1" is out of bounds (allowed: 0 to 10)`},
+		{func(p *Params) { p.Seconds = 5 }, `seconds: "5" is out of bounds (allowed: 10 to 600)`},
 	} {
 		p := Defaults()
 		c.set(&p)
@@ -196,7 +196,7 @@ func FuzzRun(f *testing.F) {
 			Timeout: timeout, Retries: retries, Budget: budget, SkipExpired: skip, Seconds: seconds}
 		res, err := Run(p)
 		if p.Validate() != nil {
-			var pe *sim.ParamError
+			var pe *param.Error
 			names := []string{"new", "capacity", "slow-from", "slow-to", "slow-factor", "timeout", "retries", "seconds"}
 			if !errors.As(err, &pe) || !slices.Contains(names, pe.Param) {
 				t.Fatalf("%+v: error %v does not name a parameter", p, err)

@@ -90,7 +90,7 @@ func (t *widgetTransformer) Transform(doc *gast.Document, reader text.Reader, pc
 		if wb.Widget != nil {
 			for {
 				count[wb.Name]++
-				wb.ID = "w-" + wb.Name + "-" + strconv.Itoa(count[wb.Name])
+				wb.ID = widget.ID(wb.Name, count[wb.Name])
 				if !used[wb.ID] {
 					break
 				}

@@ -5,7 +5,6 @@ import (
 	"math"
 	"strconv"
 	"sync"
-	"time"
 
 	"github.com/retrylab/retrylab/engine/backoff"
 	"github.com/retrylab/retrylab/site/chart"
@@ -18,30 +17,8 @@ var Backoff = Widget{
 	Chapter: "/backoff-and-jitter/",
 	Title:   "A thousand clients, with and without jitter",
 	Summary: "Pick a waiting policy and see how many calls it takes to serve everyone, and how long.",
-	Schema: Schema{
-		{Name: "policy", Label: "Policy", Kind: Enum, Default: string(backoff.None), Allowed: policyNames(),
-			Help: "how long a client waits after a failed call: none: base × 2^attempt (up to cap); full: a random share of that; equal: half of it plus a random share of the other half; decorrelated: random, up to three times the previous wait"},
-		{Name: "compare", Label: "Compare with", Kind: Enum, Default: string(backoff.Full), Allowed: append([]string{"off"}, policyNames()...),
-			Help: "a second policy drawn over the first as a line, or off"},
-		{Name: "clients", Label: "Clients", Kind: Int, Default: "1000", Min: 1, Max: 100_000,
-			Help: "clients that all call at t = 0 (at most 100,000)"},
-		{Name: "capacity", Label: "Capacity (calls per slot)", Kind: Int, Default: "50", Min: 1, Max: 10_000,
-			Help: "calls the server answers in each 100 ms slot; the rest fail"},
-		{Name: "base", More: true, Label: "Base (s)", Kind: Float, Default: "0.1", Min: 0.01, Max: 10, Step: 0.01,
-			Help: "the first wait, in seconds"},
-		{Name: "cap", More: true, Label: "Cap (s)", Kind: Float, Default: "10", Min: 0.1, Max: 100, Step: 0.1,
-			Help: "the longest wait, in seconds; at least base"},
-		more(seedParam("the random draws of the jittered policies; the same seed replays the same run")),
-	},
-	Run: runBackoff,
-}
-
-func policyNames() []string {
-	out := make([]string, len(backoff.Policies))
-	for i, p := range backoff.Policies {
-		out[i] = string(p)
-	}
-	return out
+	Schema:  Schema(backoff.Schema),
+	Run:     runBackoff,
 }
 
 // policyWords names a policy in a sentence.
@@ -77,17 +54,12 @@ func estimateCalls(p backoff.Params) float64 {
 }
 
 func runBackoff(v Values) (Run, error) {
-	p := backoff.Defaults()
-	p.Policy = backoff.Policy(v.String("policy"))
-	p.Clients = v.Int("clients")
-	p.Capacity = v.Int("capacity")
-	p.Base = seconds(v.Float("base"))
-	p.Cap = seconds(v.Float("cap"))
+	p := backoff.FromValues(v.Model())
 	seed := uint64(v.Int("seed"))
 	r := &backoffRun{p: p, seed: seed}
-	compare := v.String("compare")
-	for _, pol := range []string{string(p.Policy), compare} {
-		if pol != string(backoff.None) && pol != "off" && estimateCalls(p) > maxCalls {
+	compare, comparing := backoff.Compare(v.Model())
+	for _, pol := range []backoff.Policy{p.Policy, compare} {
+		if pol != backoff.None && pol != backoff.Off && estimateCalls(p) > maxCalls {
 			return nil, ErrBackoffTooBig
 		}
 	}
@@ -95,9 +67,9 @@ func runBackoff(v Values) (Run, error) {
 	if r.main, err = cachedRun(p, seed); err != nil {
 		return nil, err
 	}
-	if compare != "off" {
+	if comparing {
 		q := p
-		q.Policy = backoff.Policy(compare)
+		q.Policy = compare
 		r.other = &backoff.Result{}
 		if *r.other, err = cachedRun(q, seed); err != nil {
 			return nil, err
@@ -151,12 +123,6 @@ func cachedRun(p backoff.Params, seed uint64) (backoff.Result, error) {
 	recent.runs = append(recent.runs, res)
 	recent.Unlock()
 	return res, nil
-}
-
-// seconds converts a parameter in seconds to a duration, to the
-// millisecond: the schema's steps are hundredths.
-func seconds(s float64) time.Duration {
-	return time.Duration(math.Round(s*1000)) * time.Millisecond
 }
 
 type backoffRun struct {

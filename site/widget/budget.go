@@ -12,21 +12,12 @@ var Budget = Widget{
 	Chapter: "/retry-budgets/",
 	Title:   "A retry budget while the upstream is down",
 	Summary: "Every call fails. Compare the calls sent when every failure is retried with those a token bucket lets through.",
-	Schema: Schema{
-		{Name: "requests", Label: "Requests", Kind: Int, Default: "1000", Min: 1, Max: 100_000,
-			Help: "requests, each of which calls once and fails"},
-		{Name: "retries", Label: "Retries per request", Kind: Int, Default: "3", Min: 0, Max: 10,
-			Help: "retries a request may make after its first call"},
-		{Name: "ratio", Label: "Tokens per request", Kind: Float, Default: "0.1", Min: 0, Max: 1, Step: 0.01,
-			Help: "the share of a token each request earns; a retry spends a whole one (0.1: retries up to 10% of requests)"},
-		{Name: "bank", Label: "Bucket size (tokens)", Kind: Float, Default: "10", Min: 0, Max: 1000, Step: 0.1,
-			Help: "the most tokens the bucket holds; it starts full"},
-	},
-	Run: runBudget,
+	Schema:  Schema(budget.Schema.Without("budget")), // the view shows the runs with and without it
+	Run:     runBudget,
 }
 
 func runBudget(v Values) (Run, error) {
-	p := budget.Params{Requests: v.Int("requests"), Retries: v.Int("retries"), Ratio: v.Float("ratio"), Bank: v.Float("bank")}
+	p := budget.FromValues(v.Model())
 	var r budgetRun
 	var err error
 	p.Budget = false

@@ -63,7 +63,7 @@ func SplitPermalink(query string) (id, rest string) {
 		k, v, _ := strings.Cut(part, "=")
 		if k == PermalinkParam {
 			if name, ok := queryUnescape(v); ok && name != "" {
-				id = "w-" + name
+				id = IDPrefix + name
 			}
 			found++
 			continue

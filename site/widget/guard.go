@@ -10,22 +10,6 @@ import (
 	"github.com/retrylab/retrylab/engine/sim"
 )
 
-// MaxSeed bounds the seed parameter of the random widgets: any whole number
-// up to a billion, exact in the float64 a parameter is kept in.
-const MaxSeed = 1_000_000_000
-
-// more puts p under "More parameters".
-func more(p Param) Param {
-	p.More = true
-	return p
-}
-
-// seedParam is the seed of a random widget, called "seed" as in the CLI's
-// --seed, whose default is 1 too.
-func seedParam(help string) Param {
-	return Param{Name: "seed", Label: "Seed", Kind: Int, Default: "1", Min: 0, Max: MaxSeed, Help: help}
-}
-
 // Guard is twenty identical requests with one key arriving at once, and
 // three ways a handler can try to charge once.
 var Guard = Widget{
@@ -33,35 +17,12 @@ var Guard = Widget{
 	Chapter: "/concurrent-duplicates/",
 	Title:   "Twenty duplicates at the same instant",
 	Summary: "Send one request many times at once and see which guard charges the card once.",
-	Schema: Schema{
-		{Name: "strategy", Label: "Guard", Kind: Enum, Default: string(guard.CheckThenInsert),
-			Allowed: strategyNames(),
-			Help:    "check-then-insert: SELECT, charge, INSERT; constraint-after-charge: charge, then INSERT under a unique index; claim-before-work: INSERT the key first, and only the winner charges"},
-		{Name: "n", Label: "Requests", Kind: Int, Default: "20", Min: 1, Max: maxLanes,
-			Help: "identical requests with one key, one lane each (at most 50)"},
-		{Name: "spread", Label: "Spread (steps)", Kind: Int, Default: "0", Min: 0, Max: 10,
-			Help: "0: all arrive together and run in lockstep; above 0: arrivals spread over that many steps, interleaved at random"},
-		more(seedParam("the random arrivals and interleaving when spread is above 0; the same seed replays the same run")),
-	},
-	Run: runGuard,
-}
-
-// maxLanes is the most requests the widget draws: a lane is a row of the
-// timeline, and fifty rows are already two screens on a phone. Fifty lanes
-// of at most eight steps, spread over ten rounds, stay far below the
-// trace's sim.MaxEvents, so the trace is never cut.
-const maxLanes = 50
-
-func strategyNames() []string {
-	out := make([]string, len(guard.Strategies))
-	for i, s := range guard.Strategies {
-		out[i] = string(s)
-	}
-	return out
+	Schema:  Schema(guard.Schema),
+	Run:     runGuard,
 }
 
 func runGuard(v Values) (Run, error) {
-	p := guard.Params{N: v.Int("n"), Strategy: guard.Strategy(v.String("strategy")), Spread: v.Int("spread")}
+	p := guard.FromValues(v.Model())
 	res, err := guard.Run(p, uint64(v.Int("seed")))
 	if err != nil {
 		return nil, err
@@ -116,9 +77,9 @@ func (r *guardRun) state(upTo int) guardState {
 	s := guardState{statuses: map[int]int{}, charged: map[string]bool{}}
 	for _, e := range r.res.Trace[:upTo] {
 		switch e.Kind {
-		case "insert":
+		case guard.Insert:
 			s.rows++
-		case "charge":
+		case guard.Charge:
 			s.pays = append(s.pays, e.Ref)
 			s.charged[e.Lane] = true
 			if isBurst(e.Lane) {
@@ -126,9 +87,9 @@ func (r *guardRun) state(upTo int) guardState {
 			} else {
 				s.followCharges++
 			}
-		case "update":
+		case guard.Update:
 			s.saved = e.Ref
-		case "answer":
+		case guard.Answered:
 			if isBurst(e.Lane) {
 				s.statuses[r.answerOf(e.Lane).Status]++
 				s.answered++
@@ -172,7 +133,7 @@ func statusList(m map[int]int) string {
 // request and one column per instant, then the follow-ups.
 func (r *guardRun) Output(h *HTML, step int) {
 	steps := r.Steps()
-	step = max(0, min(step, steps))
+	step = clampStep(step, steps)
 	upTo := r.starts[step]
 	s := r.state(upTo)
 	done := step == steps
@@ -250,32 +211,32 @@ func (r *guardRun) Output(h *HTML, step int) {
 // cell is how an event shows in its lane: a short code and a class.
 func cell(e sim.Event, a guard.Answer) (code, class string) {
 	switch e.Kind {
-	case "select":
-		if strings.Contains(e.Text, "absent") {
+	case guard.Select:
+		if !e.OK {
 			return "none", "k-read"
 		}
 		return "found", "k-read"
-	case "card":
+	case guard.Card:
 		return "card", "k-card"
-	case "charge":
+	case guard.Charge:
 		return "$", "k-charge"
-	case "insert":
-		if strings.Contains(e.Text, "claimed") {
+	case guard.Insert:
+		if e.OK {
 			return "claim", "k-insert"
 		}
 		return "row", "k-insert"
-	case "conflict":
+	case guard.Conflict:
 		return "✕", "k-conflict"
-	case "update":
+	case guard.Update:
 		return "save", "k-save"
-	case "answer":
+	case guard.Answered:
 		code = Itoa(a.Status)
 		if a.Replayed {
 			code += "↺"
 		}
 		return code, "k-answer s" + Itoa(a.Status)
 	}
-	return e.Kind, "k-other"
+	return string(e.Kind), "k-other"
 }
 
 // timeline writes the burst as a table: a row per request, a column per
@@ -345,10 +306,11 @@ func (r *guardRun) eventCell(h *HTML, i int, a guard.Answer, future, now bool) {
 	if now {
 		cls += " now"
 	}
-	h.Open("td", "class", cls, "title", e.Text)
+	text := e.Sentence()
+	h.Open("td", "class", cls, "title", text)
 	h.Elem("span", code, "class", "g-code", "aria-hidden", "true")
 	if !future {
-		h.Elem("span", e.Text, "class", "w-sr")
+		h.Elem("span", text, "class", "w-sr")
 	}
 	h.Close("td")
 }
@@ -447,19 +409,4 @@ func answerWords(a guard.Answer) string {
 		s += ", after charging the card again"
 	}
 	return s
-}
-
-func pluralWord(n int, word string) string {
-	if n == 1 {
-		return word
-	}
-	return word + "s"
-}
-
-// when is s if b holds, else "": for classes that come and go.
-func when(b bool, s string) string {
-	if b {
-		return s
-	}
-	return ""
 }

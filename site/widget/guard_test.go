@@ -135,3 +135,38 @@ func mustAtoi(t *testing.T, s string) int {
 	}
 	return n
 }
+
+// The cells come from the events' kinds and fields, not their sentences:
+// in lockstep every check-then-insert request reads the key absent, and
+// the follow-ups find it; under claim-before-work one request claims the
+// key and the nineteen others (and both follow-ups) are refused, then
+// read the claimed row. And
+// the saved answer names the payment.
+func TestGuardCellsFromEventFields(t *testing.T) {
+	code := func(html, c string) int {
+		return strings.Count(html, `<span class="g-code" aria-hidden="true">`+c+`</span>`)
+	}
+	html := render(t, &Guard, map[string]string{"strategy": "check-then-insert"})
+	if n := code(html, "none"); n != 20 {
+		t.Errorf("check-then-insert: %d cells read the key absent, want 20", n)
+	}
+	if n := code(html, "found"); n != 2 {
+		t.Errorf("check-then-insert: %d cells found the key, want the 2 follow-ups'", n)
+	}
+	if n := code(html, "row"); n != 20 {
+		t.Errorf("check-then-insert: %d rows inserted, want 20", n)
+	}
+	html = render(t, &Guard, map[string]string{"strategy": "claim-before-work"})
+	if n := code(html, "claim"); n != 1 {
+		t.Errorf("claim-before-work: %d claims, want 1", n)
+	}
+	if n := code(html, "✕"); n != 19+2 {
+		t.Errorf("claim-before-work: %d refused claims, want 21 (19 and the follow-ups)", n)
+	}
+	if n := code(html, "found"); n != 19+2 {
+		t.Errorf("claim-before-work: %d reads of the claimed row, want 21", n)
+	}
+	if !strings.Contains(html, "answer saved: 201 pay_1") {
+		t.Errorf("claim-before-work: the saved answer does not name pay_1")
+	}
+}

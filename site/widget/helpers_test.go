@@ -3,6 +3,8 @@ package widget
 import (
 	"regexp"
 	"testing"
+
+	fig "github.com/retrylab/retrylab/engine/figures"
 )
 
 // render runs w with raw parameters and returns the whole widget's markup
@@ -63,4 +65,25 @@ func want(t *testing.T, what string, got map[string]string, wanted map[string]st
 			t.Errorf("%s: %s = %q, want %q (all: %v)", what, k, got[k], v, got)
 		}
 	}
+}
+
+// Every row of the published figures (engine/figures) a widget can show,
+// as its outcome carries it.
+func TestWidgetFigures(t *testing.T) {
+	for _, r := range fig.Rows {
+		w, ok := Lookup(r.Model)
+		if !ok || r.Model == "budget" { // no widget; budget's shows both runs
+			continue
+		}
+		wanted := map[string]string{}
+		for k, v := range r.Want {
+			wanted["data-"+k] = v
+		}
+		want(t, r.Model+", "+r.Case, figures(t, render(t, w, r.Params)), wanted)
+	}
+	wanted := map[string]string{}
+	for k, v := range fig.BudgetBoth {
+		wanted["data-"+k] = v
+	}
+	want(t, "budget", figures(t, render(t, &Budget, nil)), wanted)
 }

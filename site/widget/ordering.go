@@ -14,34 +14,12 @@ var Ordering = Widget{
 	Chapter: "/ordering-and-watermarks/",
 	Title:   "Events out of order, and twice",
 	Summary: "A subscription goes from starter to pro, but the events arrive pro, starter, pro. Which plan does the consumer end on?",
-	Schema: Schema{
-		{Name: "strategy", Label: "Consumer", Kind: Enum, Default: string(ordering.Dedupe), Allowed: orderingNames(),
-			Help: "none: apply every event; dedupe: skip an event id already applied; watermark: skip an event no newer than the last applied"},
-		{Name: "arrival", Label: "Arrival order", Kind: EnumList, Default: "evt_2, evt_1, evt_2", Allowed: eventIDs(),
-			MaxItems: ordering.MaxArrivals,
-			Help:     "the events in the order they arrive (evt_1: starter, sent at t = 0 s; evt_2: pro, sent at t = 60 s)"},
-	},
-	Run: runOrdering,
-}
-
-func orderingNames() []string {
-	out := make([]string, len(ordering.Strategies))
-	for i, s := range ordering.Strategies {
-		out[i] = string(s)
-	}
-	return out
-}
-
-func eventIDs() []string {
-	out := make([]string, len(ordering.Events))
-	for i, e := range ordering.Events {
-		out[i] = e.ID
-	}
-	return out
+	Schema:  Schema(ordering.Schema),
+	Run:     runOrdering,
 }
 
 func runOrdering(v Values) (Run, error) {
-	p := ordering.Params{Strategy: ordering.Strategy(v.String("strategy")), Arrival: v.List("arrival")}
+	p := ordering.FromValues(v.Model())
 	res, err := ordering.Run(p)
 	if err != nil {
 		return nil, err
@@ -79,9 +57,9 @@ func (r *orderingRun) Output(h *HTML, step int) {
 	var seenIDs []string
 	for _, e := range r.res.Trace[:step] {
 		switch e.Kind {
-		case "deliver":
+		case ordering.Deliver:
 			fates = append(fates, "")
-		case "apply":
+		case ordering.Apply:
 			ev := eventOf(e.Ref)
 			plan = ev.Plan
 			mark = max(mark, ev.At)
@@ -90,7 +68,7 @@ func (r *orderingRun) Output(h *HTML, step int) {
 				seen[ev.ID] = true
 				seenIDs = append(seenIDs, ev.ID)
 			}
-		case "skip":
+		case ordering.Skip:
 			fates[len(fates)-1] = "skipped"
 		}
 	}

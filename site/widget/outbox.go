@@ -13,19 +13,12 @@ var Outbox = Widget{
 	Chapter: "/outbox-and-inbox/",
 	Title:   "The outbox and the inbox",
 	Summary: "Crash the relay between publishing an event and marking it sent, and count the emails with and without an inbox.",
-	Schema: Schema{
-		{Name: "relay-crash", Label: "Relay crashes", Kind: Bool, Default: "on",
-			Help: "the relay crashes once: after publishing the first event, before marking it sent"},
-		{Name: "inbox", Label: "Consumer inbox", Kind: Bool, Default: "on",
-			Help: "the consumer records event ids and skips the ones it has seen"},
-		{Name: "orders", Label: "Orders", Kind: Int, Default: "1", Min: 1, Max: 5,
-			Help: "orders placed, each with its event (at most 5)"},
-	},
-	Run: runOutbox,
+	Schema:  Schema(outbox.Schema),
+	Run:     runOutbox,
 }
 
 func runOutbox(v Values) (Run, error) {
-	p := outbox.Params{Orders: v.Int("orders"), RelayCrash: v.Bool("relay-crash"), Inbox: v.Bool("inbox")}
+	p := outbox.FromValues(v.Model())
 	res, err := outbox.Run(p)
 	if err != nil {
 		return nil, err
@@ -58,23 +51,23 @@ func (r *outboxRun) Output(h *HTML, step int) {
 	)
 	for _, e := range r.res.Trace[:step] {
 		switch e.Kind {
-		case "commit":
+		case outbox.Commit:
 			rows = append(rows, e.Ref)
-		case "publish":
+		case outbox.Publish:
 			broker = append(broker, e.Ref)
-		case "mark":
+		case outbox.Mark:
 			sent[e.Ref] = true
-		case "crash":
+		case outbox.Crash:
 			relayDown = true
-		case "restart":
+		case outbox.Restart:
 			relayDown = false
-		case "email":
+		case outbox.Email:
 			emails++
 			emailed[e.Ref]++
 			if r.p.Inbox {
 				inbox = append(inbox, e.Ref)
 			}
-		case "skip":
+		case outbox.Skip:
 			skipped++
 		}
 	}

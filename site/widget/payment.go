@@ -3,7 +3,6 @@ package widget
 import (
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/retrylab/retrylab/engine/payment"
 	"github.com/retrylab/retrylab/engine/sim"
@@ -16,31 +15,12 @@ var Payment = Widget{
 	Chapter: "/double-charge/",
 	Title:   "A payment over a lossy network",
 	Summary: "Lose a request or a response, let the client retry, and count the charges.",
-	Schema: Schema{
-		{Name: "keys", Label: "Idempotency keys", Kind: Enum, Default: "off",
-			Allowed: []string{"off", "per-intent", "per-attempt"},
-			Help:    "off: no key; per-intent: one key reused by every retry; per-attempt: a fresh key on each try (the classic bug)"},
-		{Name: "faults", Label: "Network, attempt by attempt", Kind: EnumList, Default: "lose-response, ok",
-			Allowed: []string{"ok", "lose-request", "lose-response"}, MaxItems: payment.MaxFaults,
-			Pad: "ok", CountFrom: "attempts",
-			Help: "what the network does to each attempt in turn; after the list, every attempt goes through"},
-		{Name: "attempts", Label: "Attempts", Kind: Int, Default: "3", Min: 1, Max: payment.MaxAttempts,
-			Help: "how many times the client tries before it gives up"},
-		{Name: "amount", Label: "Amount (cents)", Kind: Int, Default: "2500", Min: 1, Max: payment.MaxAmount,
-			Help: "the amount to charge, in cents"},
-	},
-	Run: runPayment,
+	Schema:  Schema(payment.Schema),
+	Run:     runPayment,
 }
 
 func runPayment(v Values) (Run, error) {
-	p := payment.Params{
-		Keys:     payment.Keys(v.String("keys")),
-		Attempts: v.Int("attempts"),
-		Amount:   int64(v.Int("amount")),
-	}
-	for _, f := range v.List("faults") {
-		p.Faults = append(p.Faults, payment.Fault(f))
-	}
+	p := payment.FromValues(v.Model())
 	res, err := payment.Run(p)
 	if err != nil {
 		return nil, err
@@ -57,17 +37,12 @@ func (r paymentRun) Steps() int { return len(r.Trace) }
 // after step events. Rows not yet reached keep their place, invisible, so
 // the widget does not jump while it replays.
 func (r paymentRun) Output(h *HTML, step int) {
-	if step < 0 {
-		step = 0
-	}
-	if step > len(r.Trace) {
-		step = len(r.Trace)
-	}
+	step = clampStep(step, len(r.Trace))
 	seen := r.Trace[:step]
-	charges := seen.Count("charge")
+	charges := seen.Count(payment.EvCharge)
 	receipt := ""
 	for _, e := range seen {
-		if e.Kind == "receipt" {
+		if e.Kind == payment.EvReceipt {
 			receipt = e.Ref
 		}
 	}
@@ -80,7 +55,7 @@ func (r paymentRun) Output(h *HTML, step int) {
 	h.Close("div")
 	h.Open("ol", "class", "seq-rows")
 	for i, e := range r.Trace {
-		lost := i+1 < len(r.Trace) && strings.HasSuffix(r.Trace[i+1].Kind, "-lost")
+		lost := i+1 < len(r.Trace) && payment.Lost(r.Trace[i+1].Kind)
 		seqRow(h, r.Trace, e, lost, i, step)
 	}
 	h.Close("ol")
@@ -135,7 +110,7 @@ func (r paymentRun) Output(h *HTML, step int) {
 }
 
 func seqRow(h *HTML, trace sim.Trace, e sim.Event, lost bool, i, step int) {
-	cls := "ev ev-" + e.Kind + " on-" + e.Lane
+	cls := "ev ev-" + string(e.Kind) + " on-" + e.Lane
 	if e.To != "" {
 		cls += " msg to-" + e.To
 		if lost {
@@ -157,7 +132,7 @@ func seqRow(h *HTML, trace sim.Trace, e sim.Event, lost bool, i, step int) {
 	if e.To != "" {
 		h.Open("span", "class", "arrow", "aria-hidden", "true").Close("span")
 	}
-	h.Elem("span", e.Text, "class", "label")
+	h.Elem("span", e.Sentence(), "class", "label")
 	h.Close("li")
 }
 
@@ -187,30 +162,4 @@ func paymentVerdict(r payment.Result, charges int, receipt string, done bool) st
 	default:
 		return "Nothing charged: the client gave up."
 	}
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return Itoa(n) + " " + word + "s"
-}
-
-// Money formats cents as units with two decimals: 2500 -> "25.00".
-func Money(cents int64) string {
-	neg := cents < 0
-	if neg {
-		cents = -cents
-	}
-	s := strconv.FormatInt(cents/100, 10) + "." + strconv.FormatInt(cents%100/10, 10) + strconv.FormatInt(cents%10, 10)
-	if neg {
-		return "-" + s
-	}
-	return s
-}
-
-// Seconds formats a virtual time as seconds with two decimals: "1.04 s".
-func Seconds(d time.Duration) string {
-	ms := d.Milliseconds()
-	return strconv.FormatInt(ms/1000, 10) + "." + strconv.FormatInt(ms%1000/100, 10) + strconv.FormatInt(ms%100/10, 10) + " s"
 }

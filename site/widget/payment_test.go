@@ -99,11 +99,3 @@ func TestPaymentOutputAtEachStep(t *testing.T) {
 		t.Fatalf("step 0 shows %s charges", c)
 	}
 }
-
-func TestMoneyAndSeconds(t *testing.T) {
-	for cents, want := range map[int64]string{2500: "25.00", 9905: "99.05", 7: "0.07", -150: "-1.50"} {
-		if got := Money(cents); got != want {
-			t.Errorf("Money(%d) = %s, want %s", cents, got, want)
-		}
-	}
-}

@@ -1,7 +1,6 @@
 package widget
 
 import (
-	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -103,42 +102,6 @@ func TestRenderIsCSPSafeAndLabelled(t *testing.T) {
 			}
 			if p.Kind != EnumList && !strings.Contains(html, `for="w-`+w.Name+`-1-`+p.Name+`"`) {
 				t.Errorf("%s: no label for %s", w.Name, p.Name)
-			}
-		}
-	}
-}
-
-// The widgets' parameters are the CLI's: for each widget, every parameter
-// is in the parameter table of the model of the same name in
-// cmd/retrylab/models.go (seed is the CLI's --seed; compare, backoff's
-// second policy, exists only in the page).
-func TestParametersAreTheCLIs(t *testing.T) {
-	src, err := os.ReadFile("../../cmd/retrylab/models.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	model := regexp.MustCompile(`\bid: "([a-z-]+)"`)
-	param := regexp.MustCompile(`\b[a-z0-9]+Param\("([a-z-]+)"`)
-	tables := map[string]map[string]bool{}
-	cur := ""
-	for _, line := range strings.Split(string(src), "\n") {
-		if m := model.FindStringSubmatch(line); m != nil {
-			cur = m[1]
-			tables[cur] = map[string]bool{"seed": true}
-		}
-		if m := param.FindStringSubmatch(line); m != nil && cur != "" {
-			tables[cur][m[1]] = true
-		}
-	}
-	for _, w := range All() {
-		table, ok := tables[w.Name]
-		if !ok {
-			t.Errorf("widget %s: no model of that name in the CLI (models: %v)", w.Name, tables)
-			continue
-		}
-		for _, p := range w.Schema {
-			if !table[p.Name] && !(w.Name == "backoff" && p.Name == "compare") {
-				t.Errorf("widget %s: parameter %s is not the CLI's (%v)", w.Name, p.Name, table)
 			}
 		}
 	}

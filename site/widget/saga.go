@@ -1,8 +1,6 @@
 package widget
 
 import (
-	"strings"
-
 	"github.com/retrylab/retrylab/engine/saga"
 )
 
@@ -13,27 +11,12 @@ var Saga = Widget{
 	Chapter: "/sagas/",
 	Title:   "A saga that crashes halfway",
 	Summary: "Charge, book a flight, book a hotel; crash the runner, fail a step, and see what the services are left with.",
-	Schema: Schema{
-		{Name: "fail", Label: "Step that fails", Kind: Enum, Default: string(saga.Hotel), Allowed: sagaSteps(),
-			Help: "the step whose service refuses, so that the saga undoes the steps before it; none: the saga completes"},
-		{Name: "crash-after", Label: "Runner crashes after", Kind: Enum, Default: string(saga.Flight), Allowed: sagaSteps(),
-			Help: "the step after whose call the runner crashes, before its log records the result; it resumes from the log"},
-		{Name: "keys", Label: "Idempotency keys", Kind: Bool, Default: "on",
-			Help: "calls carry saga:STEP and saga:STEP:undo, so that a call repeated after the crash is a replay at the service"},
-	},
-	Run: runSaga,
-}
-
-func sagaSteps() []string {
-	out := []string{string(saga.None)}
-	for _, s := range saga.Steps {
-		out = append(out, string(s))
-	}
-	return out
+	Schema:  Schema(saga.Schema),
+	Run:     runSaga,
 }
 
 func runSaga(v Values) (Run, error) {
-	p := saga.Params{Fail: saga.Step(v.String("fail")), CrashAfter: saga.Step(v.String("crash-after")), Keys: v.Bool("keys")}
+	p := saga.FromValues(v.Model())
 	res, err := saga.Run(p)
 	if err != nil {
 		return nil, err
@@ -69,17 +52,17 @@ func (r *sagaRun) Output(h *HTML, step int) {
 	for _, e := range r.res.Trace[:step] {
 		ef := effects[e.Lane]
 		switch e.Kind {
-		case "do":
+		case saga.Do:
 			ef.Done++
-		case "undo":
+		case saga.Undo:
 			ef.Undone++
-		case "replay":
+		case saga.Replay:
 			replays[e.Lane]++
-		case "log":
-			log = append(log, strings.TrimPrefix(e.Text, "Log: "))
-		case "crash":
+		case saga.Log:
+			log = append(log, e.Ref+" "+e.Detail+".")
+		case saga.Crash:
 			down = true
-		case "resume":
+		case saga.Resume:
 			down = false
 		}
 		effects[e.Lane] = ef

@@ -12,38 +12,12 @@ var Storm = Widget{
 	Chapter: "/metastable-failure/",
 	Title:   "A retry storm that outlives its cause",
 	Summary: "Slow the server down for ten seconds and watch whether it recovers; then give the clients a retry budget and let the server skip expired work.",
-	Schema: Schema{
-		{Name: "budget", Label: "Retry budget (10%)", Kind: Bool, Default: "off",
-			Help: "retries spend from a token bucket: each new request earns 0.1 token, a retry spends 1"},
-		{Name: "skip-expired", Label: "Skip expired work", Kind: Bool, Default: "off",
-			Help: "the server drops, for free, requests whose client has already given up"},
-		{Name: "new", More: true, Label: "New requests a second", Kind: Int, Default: "80", Min: 0, Max: 10_000,
-			Help: "requests that arrive every second"},
-		{Name: "capacity", More: true, Label: "Capacity a second", Kind: Int, Default: "100", Min: 1, Max: 10_000,
-			Help: "requests the server can serve a second"},
-		{Name: "slow-factor", More: true, Label: "Capacity left when slow", Kind: Float, Default: "0.4", Min: 0, Max: 1, Step: 0.05,
-			Help: "the share of capacity left during the slowdown"},
-		{Name: "slow-from", More: true, Label: "Slowdown from (s)", Kind: Int, Default: "10", Min: 0, Max: 599,
-			Help: "the second the slowdown starts"},
-		{Name: "slow-to", More: true, Label: "Slowdown to (s)", Kind: Int, Default: "20", Min: 1, Max: 600,
-			Help: "the second it ends (not included)"},
-		{Name: "timeout", More: true, Label: "Client timeout (s)", Kind: Int, Default: "3", Min: 1, Max: 60,
-			Help: "seconds a client waits for an answer before it retries"},
-		{Name: "retries", More: true, Label: "Retries", Kind: Int, Default: "3", Min: 0, Max: 10,
-			Help: "retries a request may make after it first times out"},
-		{Name: "seconds", More: true, Label: "Length (s)", Kind: Int, Default: "120", Min: 10, Max: 600,
-			Help: "the length of the run, in seconds (at most 600)"},
-	},
-	Run: runStorm,
+	Schema:  Schema(storm.Schema),
+	Run:     runStorm,
 }
 
 func runStorm(v Values) (Run, error) {
-	p := storm.Params{
-		New: v.Int("new"), Capacity: v.Int("capacity"),
-		SlowFrom: v.Int("slow-from"), SlowTo: v.Int("slow-to"), SlowFactor: v.Float("slow-factor"),
-		Timeout: v.Int("timeout"), Retries: v.Int("retries"),
-		Budget: v.Bool("budget"), SkipExpired: v.Bool("skip-expired"), Seconds: v.Int("seconds"),
-	}
+	p := storm.FromValues(v.Model())
 	res, err := storm.Run(p)
 	if err != nil {
 		return nil, err

@@ -14,7 +14,7 @@ func story(h *HTML, trace sim.Trace, step int, lanes map[string]string) {
 	}
 	h.Open("ol", "class", cls, "aria-label", "What happened, in order")
 	for i, e := range trace {
-		cls := "k-" + e.Kind
+		cls := "k-" + string(e.Kind)
 		switch {
 		case i >= step:
 			cls += " future"
@@ -33,7 +33,7 @@ func story(h *HTML, trace sim.Trace, step int, lanes map[string]string) {
 			}
 			h.Elem("span", name, "class", "w-actor")
 		}
-		h.Elem("span", e.Text, "class", "w-text")
+		h.Elem("span", e.Sentence(), "class", "w-text")
 		h.Close("li")
 	}
 	h.Close("ol")

@@ -86,3 +86,14 @@ func Find(name string) (*Widget, error) {
 	}
 	return nil, &UnknownError{Name: name}
 }
+
+// Declarations returns every widget's declared parameters by widget name,
+// for the authors' reference: the same declarations (engine/param) that
+// check a widget block, draw the controls and make the CLI's flags.
+func Declarations() map[string]Schema {
+	out := make(map[string]Schema, len(all))
+	for _, w := range all {
+		out[w.Name] = w.Schema
+	}
+	return out
+}

@@ -1,0 +1,85 @@
+// Package figures is the one table of the figures each model must
+// reproduce (SIMULATORS.md), for the tests of every layer: the engine's,
+// the widgets', the CLI's and the browser's all read the same rows, so a
+// figure is written once.
+//
+// A row names the model, the parameters that differ from its defaults (as
+// a widget block, a query string or the CLI's flags write them) and the
+// figures, under the names of the widget's data-* attributes ("calls" is
+// data-calls). Every layer turns its own result into those names.
+package figures
+
+// A Row is one published case.
+type Row struct {
+	Model  string            // the model's name, which is its widget's
+	Case   string            // the row of SIMULATORS.md, in words
+	Params map[string]string // parameters other than the defaults
+	Want   map[string]string // figures by data-* name
+}
+
+// Rows are the published cases. Budget's widget shows both of its runs at
+// once (BudgetBoth); its rows are the engine's and the CLI's.
+var Rows = []Row{
+	// Section 1: payment, amount 2500.
+	{"payment", "lose-request, ok, no keys", map[string]string{"faults": "lose-request, ok"},
+		map[string]string{"charges": "1", "receipt": "ch_1"}},
+	{"payment", "lose-response, ok, no keys: the double charge", nil,
+		map[string]string{"charges": "2", "receipt": "ch_2"}},
+	{"payment", "lose-response, ok, a key per intent", map[string]string{"keys": "per-intent"},
+		map[string]string{"charges": "1", "receipt": "ch_1"}},
+	{"payment", "lose-response, ok, a key per attempt", map[string]string{"keys": "per-attempt"},
+		map[string]string{"charges": "2", "receipt": "ch_2"}},
+
+	// Section 2: guard, twenty at once in lockstep.
+	{"guard", "check-then-insert", nil,
+		map[string]string{"rows": "20", "charges": "20", "statuses": "201:20"}},
+	{"guard", "constraint-after-charge", map[string]string{"strategy": "constraint-after-charge"},
+		map[string]string{"rows": "1", "charges": "20", "statuses": "201:1,409:19"}},
+	{"guard", "claim-before-work", map[string]string{"strategy": "claim-before-work"},
+		map[string]string{"rows": "1", "charges": "1", "statuses": "201:1,409:19"}},
+
+	// Section 3: backoff without jitter, 1,000 clients against 50 a slot.
+	{"backoff", "none", nil, map[string]string{"calls": "10500", "last-served": "132.7"}},
+
+	// Section 4: budget, 1,000 requests with 3 retries each.
+	{"budget", "no budget", map[string]string{"budget": "off"}, map[string]string{"calls": "4000"}},
+	{"budget", "a budget of 10%", nil, map[string]string{"calls": "1109"}},
+
+	// Section 5: storm (recovered: seconds after the trigger, or never).
+	{"storm", "retry every timeout", nil,
+		map[string]string{"healthy": "80", "slow": "20", "recovered": "never"}},
+	{"storm", "retry budget 10%", map[string]string{"budget": "on"},
+		map[string]string{"healthy": "80", "slow": "20", "recovered": "20"}},
+	{"storm", "budget + skip expired work", map[string]string{"budget": "on", "skip-expired": "on"},
+		map[string]string{"healthy": "80", "slow": "40", "recovered": "0"}},
+
+	// Section 6: the smaller models, at their defaults.
+	{"outbox", "a relay crash, an inbox", nil, map[string]string{"published": "2", "emails": "1"}},
+	{"saga", "the hotel fails, a crash after the flight", nil, map[string]string{"charges": "1", "undos": "1"}},
+	{"ordering", "dedupe ends on starter", nil, map[string]string{"plan": "starter"}},
+	{"ordering", "a watermark ends on pro", map[string]string{"strategy": "watermark"}, map[string]string{"plan": "pro"}},
+	{"sent-marker", "the redelivered job sees the marker", nil, map[string]string{"sent": "1"}},
+	{"cas", "ship twice with the version check", nil, map[string]string{"shipments": "1", "version": "8"}},
+}
+
+// Of returns the rows of one model.
+func Of(model string) []Row {
+	var out []Row
+	for _, r := range Rows {
+		if r.Model == model {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// BudgetBoth is the budget widget's view of section 4: both runs at once.
+var BudgetBoth = map[string]string{"calls-without": "4000", "calls-with": "1109"}
+
+// FullJitter bounds full jitter's runs over seeds 1 to 40 (section 3):
+// calls between CallsMin and CallsMax, the last client served between
+// LastMinS and LastMaxS seconds.
+var FullJitter = struct {
+	CallsMin, CallsMax int
+	LastMinS, LastMaxS float64
+}{4950, 5100, 4, 12}

@@ -1,0 +1,77 @@
+package guard
+
+import (
+	"strconv"
+
+	"github.com/retrylab/retrylab/engine/sim"
+)
+
+// Kinds of the trace's events, and the fields each fills (Lane is the
+// request: "req-N", "retry" or "other"; Ref what the event is about).
+const (
+	// Select is a SELECT of the key (Ref). OK: a row was found; then N is
+	// its saved status (0: claimed, no answer saved yet) and Detail its
+	// payment.
+	Select sim.Kind = "select"
+	// Card is a hop at the card network before the charge: M the hop,
+	// Amount the amount.
+	Card sim.Kind = "card"
+	// Charge is the card charged: Ref the payment, Amount the amount.
+	Charge sim.Kind = "charge"
+	// Insert is an INSERT that took a row. OK: the key itself was claimed
+	// (claim-before-work); else a payment row (Detail) was inserted.
+	Insert sim.Kind = "insert"
+	// Conflict is an INSERT the unique index refused; OK and Detail as for
+	// Insert.
+	Conflict sim.Kind = "conflict"
+	// Update is the answer saved on the key's row: N the status, Ref the
+	// payment.
+	Update sim.Kind = "update"
+	// Answered is the request's answer: N the status, Ref the payment, OK a
+	// replay, M the Retry-After in seconds.
+	Answered sim.Kind = "answer"
+)
+
+// sayer writes an event's sentence from its fields, when it is shown.
+var sayer = &sim.Sayer{Say: say}
+
+func say(e sim.Event) string {
+	switch e.Kind {
+	case Select:
+		if !e.OK {
+			return "SELECT " + e.Ref + ": absent."
+		}
+		if e.N == 0 {
+			return "SELECT " + e.Ref + ": found, claimed, no answer saved yet."
+		}
+		return "SELECT " + e.Ref + ": found, answer " + strconv.Itoa(e.N) + " " + e.Detail + " saved."
+	case Card:
+		return "At the card network: charge " + strconv.FormatInt(e.Amount, 10) + ", hop " + strconv.Itoa(e.M) + " of " + strconv.Itoa(CardSteps) + "."
+	case Charge:
+		return "The card network charges " + strconv.FormatInt(e.Amount, 10) + ": " + e.Ref + "."
+	case Insert:
+		if e.OK {
+			return "INSERT " + e.Ref + " ON CONFLICT DO NOTHING RETURNING: claimed."
+		}
+		return "INSERT payment " + e.Detail + " for " + e.Ref + ": 1 row."
+	case Conflict:
+		if e.OK {
+			return "INSERT " + e.Ref + " ON CONFLICT DO NOTHING RETURNING: nothing, the key is taken."
+		}
+		return "INSERT payment " + e.Detail + " for " + e.Ref + ": unique violation; the card was already charged."
+	case Update:
+		return "UPDATE " + Key + " SET answer = " + strconv.Itoa(e.N) + " " + e.Ref + "."
+	case Answered:
+		text := "Answers " + strconv.Itoa(e.N)
+		switch {
+		case e.OK:
+			text += ", replayed, " + e.Ref
+		case e.Ref != "":
+			text += ", " + e.Ref
+		case e.M > 0:
+			text += " with Retry-After: " + strconv.Itoa(e.M)
+		}
+		return text + "."
+	}
+	return string(e.Kind)
+}
