@@ -43,7 +43,7 @@ var Strategies = []Strategy{CheckThenInsert, ConstraintAfterCharge, ClaimBeforeW
 type Params struct {
 	N        int      // identical requests, one key, one amount
 	Strategy Strategy //
-	Spread   int      // 0: together, in lockstep; else arrivals spread over 0..Spread rounds, random order (4 gives check-then-insert the 10 to 20 rows a real PostgreSQL showed)
+	Spread   int      // 0: together, in lockstep; else arrivals spread over 0..Spread rounds, random order (4 gives check-then-insert 10 to 20 rows, as a real PostgreSQL does when duplicates arrive a few milliseconds apart around a short card call)
 }
 
 // Fixed parts of the model.

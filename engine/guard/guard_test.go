@@ -75,9 +75,12 @@ func TestConstraintAfterChargeChargesEveryRetry(t *testing.T) {
 }
 
 // Check-then-insert with requests spread over a few rounds: the rows vary
-// run to run, as on a real PostgreSQL (10 to 20 rows over six runs of 20).
-// Spread 4 (arrivals over 5 rounds, against the 5 rounds from a SELECT to
-// its INSERT) stays within that range over seeds 1 to 40.
+// run to run, as they did on a real PostgreSQL when the card call was
+// short next to how far apart the requests arrived (`make lab`: 9 to 20
+// rows over six runs of 20, with card calls of 0 to 5 ms; see
+// content/concurrent-duplicates.md). Spread 4 (arrivals over 5 rounds,
+// against the 5 rounds from a SELECT to its INSERT) stays within 10 to 20
+// over seeds 1 to 40.
 func TestCheckThenInsertVariesWithInterleaving(t *testing.T) {
 	seen := map[int]bool{}
 	for seed := uint64(1); seed <= 40; seed++ {
