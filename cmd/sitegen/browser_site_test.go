@@ -382,17 +382,18 @@ func TestBrowserCopyButton(t *testing.T) {
 	if counts[3] < 10 || counts[4] < 10 {
 		t.Errorf("the API page labels %d blocks Request and %d Response; want every curl exchange labelled", counts[3], counts[4])
 	}
-	// The third block is the first curl request.
-	want := evalT[string](t, ctx, `document.querySelectorAll('.code')[2].querySelector('pre').textContent.replace(/\n$/, "")`)
+	// The first block labelled Request is a curl request.
+	const first = `document.querySelector('.code[data-label="request"]')`
+	want := evalT[string](t, ctx, first+`.querySelector('pre').textContent.replace(/\n$/, "")`)
 	if !strings.HasPrefix(want, "curl ") || strings.Contains(want, "\n\n") {
-		t.Fatalf("the third block is not a request of consecutive lines: %q", want)
+		t.Fatalf("the first Request block is not a request of consecutive lines: %q", want)
 	}
-	// Tab from the block before it reaches the button.
-	evalT[int](t, ctx, `(document.querySelectorAll('.code')[2].querySelector('pre').focus(), 0)`)
+	// Tab from the block reaches its button.
+	evalT[int](t, ctx, `(`+first+`.querySelector('pre').focus(), 0)`)
 	if err := chromedp.Do(ctx, chromedp.KeyEvent("\t")); err != nil {
 		t.Fatal(err)
 	}
-	if got := evalT[string](t, ctx, `document.activeElement.className + " " + (document.activeElement.closest('.code') === document.querySelectorAll('.code')[2])`); got != "copy-code true" {
+	if got := evalT[string](t, ctx, `document.activeElement.className + " " + (document.activeElement.closest('.code') === `+first+`)`); got != "copy-code true" {
 		t.Fatalf("Tab from the block focuses %q, not its Copy button", got)
 	}
 	if err := chromedp.Do(ctx, chromedp.KeyEvent("\r")); err != nil {

@@ -169,7 +169,7 @@ func (r *liveRenderer) render(w util.BufWriter, source []byte, node gast.Node, e
 	b.WriteString(`<ol class="live-log" data-region="log" aria-label="Requests and answers"></ol>` + "\n")
 	b.WriteString(`<div class="live-ledger" data-region="ledger" hidden></div>` + "\n")
 	b.WriteString(`<details class="live-curl" data-region="curl" open><summary>The same with curl</summary>` +
-		`<pre><code>` + html.EscapeString(n.Curl) + `</code></pre></details>` + "\n")
+		`<div class="code"><pre><code>` + html.EscapeString(n.Curl) + `</code></pre></div></details>` + "\n")
 	b.WriteString("</section>\n")
 	if r.o.script != "" {
 		b.WriteString(`<script src="` + html.EscapeString(r.o.script) + `" defer></script>` + "\n")
