@@ -9,7 +9,6 @@
 package widget
 
 import (
-	"sort"
 	"strconv"
 
 	"github.com/retrylab/retrylab/engine/param"
@@ -35,24 +34,10 @@ const (
 type Schema []Param
 
 // Param returns the parameter called name.
-func (s Schema) Param(name string) (Param, bool) {
-	for _, p := range s {
-		if p.Name == name {
-			return p, true
-		}
-	}
-	return Param{}, false
-}
+func (s Schema) Param(name string) (Param, bool) { return param.Schema(s).Param(name) }
 
 // Names lists the parameters' names, sorted, for error messages.
-func (s Schema) Names() []string {
-	names := make([]string, len(s))
-	for i, p := range s {
-		names[i] = p.Name
-	}
-	sort.Strings(names)
-	return names
-}
+func (s Schema) Names() []string { return param.Schema(s).Names() }
 
 // Values are a widget's parameters, parsed and checked against its schema.
 // Every parameter of the schema has a value.
