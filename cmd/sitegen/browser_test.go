@@ -76,25 +76,7 @@ func newTab(t *testing.T, browser context.Context) context.Context {
 // context for one tab. Everything is closed when the test ends.
 func newBrowser(t *testing.T) context.Context {
 	t.Helper()
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromePath(t)),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.WindowSize(1280, 900),
-	)
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelTab := chromedp.NewContext(actx)
-	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
-	t.Cleanup(func() { cancelTimeout(); cancelTab(); cancelAlloc() })
-	if err := chromedp.Do(ctx); err != nil {
-		t.Fatalf("starting %s: %v", chromePath(t), err)
-	}
-	return ctx
+	return newTab(t, sharedBrowser(t))
 }
 
 // console collects every console message and uncaught exception of a tab.
