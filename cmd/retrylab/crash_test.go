@@ -178,25 +178,11 @@ func killAndCheck(t *testing.T, db string, open func() *sql.DB) {
 	// Each key's 201 names the payment its one charge is for.
 	for i, id := range ids {
 		var n int
-		if err := d.QueryRow(`SELECT COUNT(*) FROM charges WHERE payment_id = `+placeholder(db)+` AND idem_key = `+placeholder2(db),
+		if err := d.QueryRow(`SELECT COUNT(*) FROM charges WHERE payment_id = $1 AND idem_key = $2`, // $N: SQLite and PostgreSQL alike
 			id, "crash-key-"+strconv.Itoa(i)).Scan(&n); err != nil || n != 1 {
 			t.Fatalf("key %d answered payment %s, which has %d charges under it (%v)", i, id, n, err)
 		}
 	}
-}
-
-func placeholder(db string) string {
-	if strings.HasPrefix(db, "postgres") {
-		return "$1"
-	}
-	return "?1"
-}
-
-func placeholder2(db string) string {
-	if strings.HasPrefix(db, "postgres") {
-		return "$2"
-	}
-	return "?2"
 }
 
 // payUntilDone pays 25.00 with key until the API answers 201, retrying
