@@ -85,19 +85,6 @@ func (c *ManualClock) Sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// NextWake returns the earliest time a Sleep waits for, if any does.
-func (c *ManualClock) NextWake() (time.Time, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	var next time.Time
-	for _, w := range c.waiters {
-		if next.IsZero() || w.until.Before(next) {
-			next = w.until
-		}
-	}
-	return next, !next.IsZero()
-}
-
 // Sleepers returns how many Sleeps are waiting on the clock.
 func (c *ManualClock) Sleepers() int {
 	c.mu.Lock()
