@@ -236,10 +236,10 @@ func (h *Handler) buildMux() {
 			st.a, st.done = f(r, st.e), true
 		})
 	}
-	index := func(*http.Request, *Entry) answer { return answer{status: http.StatusOK, body: index} }
-	handle("GET /{$}", index)
-	handle("GET /v1", index)
-	handle("GET /v1/{$}", index)
+	home := func(*http.Request, *Entry) answer { return answer{status: http.StatusOK, body: index} }
+	handle("GET /{$}", home)
+	handle("GET /v1", home)
+	handle("GET /v1/{$}", home)
 	handle("POST /v1/payments", h.createPayment)
 	handle("GET /v1/problems/{code}", func(r *http.Request, _ *Entry) answer {
 		code := r.PathValue("code")
