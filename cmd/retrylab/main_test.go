@@ -78,6 +78,11 @@ func jsonFigure(m map[string]any, name string) string {
 	switch name {
 	case "last-served":
 		return strconv.FormatFloat(m["last_served_s"].(float64), 'f', 1, 64)
+	case "done-at":
+		if m["done_at_s"] == nil {
+			return "never"
+		}
+		return strconv.FormatFloat(m["done_at_s"].(float64), 'f', -1, 64)
 	case "recovered":
 		if m["recovered_after_s"] == nil {
 			return "never"
@@ -124,8 +129,8 @@ func TestUsageErrors(t *testing.T) {
 	}{
 		{nil, []string{"usage: retrylab"}},
 		{[]string{"frob"}, []string{`unknown command "frob"`, "known: api, lab, load, sim"}},
-		{[]string{"sim"}, []string{"name a model", "backoff, budget, cas, guard, ordering, outbox, payment, saga, sent-marker, storm"}},
-		{[]string{"sim", "nope"}, []string{`unknown model "nope"`, "backoff, budget, cas, guard, ordering, outbox, payment, saga, sent-marker, storm"}},
+		{[]string{"sim"}, []string{"name a model", "backoff, budget, cas, guard, lock, ordering, outbox, payment, saga, sent-marker, storm"}},
+		{[]string{"sim", "nope"}, []string{`unknown model "nope"`, "backoff, budget, cas, guard, lock, ordering, outbox, payment, saga, sent-marker, storm"}},
 		{[]string{"sim", "backoff", "--foo", "3"}, []string{"unknown parameter --foo", "--base, --cap, --capacity, --clients, --compare, --json, --policy, --seed, --slot"}},
 		{[]string{"sim", "backoff", "--clients", "0"}, []string{`clients: "0" is out of bounds (allowed: 1 to 100000)`}},
 		{[]string{"sim", "backoff", "--clients=200000"}, []string{`clients: "200000" is out of bounds (allowed: 1 to 100000)`}},
@@ -137,6 +142,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"sim", "backoff", "stray"}, []string{`unexpected argument "stray"`}},
 		{[]string{"sim", "backoff", "--seed", "-1"}, []string{`seed: "-1" is out of bounds (allowed: 0 to 1000000000)`}},
 		{[]string{"sim", "cas", "--seed", "x"}, []string{`seed: "x" is not a whole number (allowed: 0 to 1000000000)`}},
+		{[]string{"sim", "lock", "--work", "1.5"}, []string{`work: "1.5" is not a whole number (allowed: 0 to 604800)`}},
 		{[]string{"sim", "backoff", "--base", "0.2", "--cap", "0.1"}, []string{`cap: "0.1" is not at least base (0.2)`}},
 		{[]string{"sim", "payment", "--attempts", "11"}, []string{`payment: attempts: "11" is out of bounds (allowed: 1 to 10)`}},
 		{[]string{"sim", "budget", "--budget", "maybe"}, []string{`budget: "maybe" is not allowed (allowed: on, off)`}},

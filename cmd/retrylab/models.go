@@ -10,6 +10,7 @@ import (
 	"github.com/retrylab/retrylab/engine/budget"
 	"github.com/retrylab/retrylab/engine/cas"
 	"github.com/retrylab/retrylab/engine/guard"
+	"github.com/retrylab/retrylab/engine/lock"
 	"github.com/retrylab/retrylab/engine/ordering"
 	"github.com/retrylab/retrylab/engine/outbox"
 	"github.com/retrylab/retrylab/engine/param"
@@ -251,6 +252,31 @@ var models = []model{
 				{"shipments", strconv.Itoa(res.Shipments)},
 				{"version", strconv.Itoa(res.Version)},
 				{"rows changed per call", strings.Join(rows, ", ")},
+			}}, nil
+		},
+	},
+
+	{
+		id: "lock", title: "An idempotency key store in Redis: GET then SET, or a SET NX lock beside the result.",
+		schema: lock.Schema,
+		exec: func(v param.Values) (report, error) {
+			res, err := lock.Run(lock.FromValues(v))
+			if err != nil {
+				return report{}, err
+			}
+			done := "never: a sender gave up"
+			if res.DoneAt != nil {
+				done = strconv.FormatFloat(*res.DoneAt, 'f', -1, 64) + " s"
+			}
+			return report{summary: res.Summary, rows: [][2]string{
+				{"charges", strconv.Itoa(res.Charges)},
+				{"sends", strconv.Itoa(res.Sends)},
+				{"409 conflicts", strconv.Itoa(res.Conflicts)},
+				{"replays", strconv.Itoa(res.Replays)},
+				{"503 unavailable", strconv.Itoa(res.Unavailable)},
+				{"timeouts", strconv.Itoa(res.Timeouts)},
+				{"senders who gave up", strconv.Itoa(res.GaveUp)},
+				{"last sender done at", done},
 			}}, nil
 		},
 	},

@@ -12,6 +12,7 @@ import (
 	"github.com/retrylab/retrylab/engine/cas"
 	"github.com/retrylab/retrylab/engine/figures"
 	"github.com/retrylab/retrylab/engine/guard"
+	"github.com/retrylab/retrylab/engine/lock"
 	"github.com/retrylab/retrylab/engine/ordering"
 	"github.com/retrylab/retrylab/engine/outbox"
 	"github.com/retrylab/retrylab/engine/param"
@@ -72,6 +73,15 @@ var engines = map[string]struct {
 	"sent-marker": {sentmarker.Schema, func(v param.Values) (map[string]string, error) {
 		r, err := sentmarker.Run(sentmarker.FromValues(v))
 		return map[string]string{"sent": itoa(r.Sent)}, err
+	}},
+	"lock": {lock.Schema, func(v param.Values) (map[string]string, error) {
+		r, err := lock.Run(lock.FromValues(v))
+		done := "never"
+		if r.DoneAt != nil {
+			done = strconv.FormatFloat(*r.DoneAt, 'f', -1, 64)
+		}
+		return map[string]string{"charges": itoa(r.Charges), "sends": itoa(r.Sends), "conflicts": itoa(r.Conflicts),
+			"replays": itoa(r.Replays), "unavailable": itoa(r.Unavailable), "done-at": done}, err
 	}},
 	"cas": {cas.Schema, func(v param.Values) (map[string]string, error) {
 		r, err := cas.Run(cas.FromValues(v))

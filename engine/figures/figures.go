@@ -9,6 +9,8 @@
 // data-calls). Every layer turns its own result into those names.
 package figures
 
+import "strconv"
+
 // A Row is one published case.
 type Row struct {
 	Model  string            // the model's name, which is its widget's
@@ -60,6 +62,28 @@ var Rows = []Row{
 	{"ordering", "a watermark ends on pro", map[string]string{"strategy": "watermark"}, map[string]string{"plan": "pro"}},
 	{"sent-marker", "the redelivered job sees the marker", nil, map[string]string{"sent": "1"}},
 	{"cas", "ship twice with the version check", nil, map[string]string{"shipments": "1", "version": "8"}},
+
+	// Section 7: lock, the Redis key store (done-at: seconds until the
+	// last sender has its answer).
+	{"lock", "guard none", map[string]string{"guard": "none"}, lockWant(2, 2, 0, 0, 0, 2)},
+	{"lock", "get-then-set", map[string]string{"guard": "get-then-set"}, lockWant(2, 2, 0, 0, 0, 2)},
+	{"lock", "get-then-set, dupes 20", map[string]string{"guard": "get-then-set", "dupes": "20"}, lockWant(20, 20, 0, 0, 0, 2)},
+	{"lock", "setnx", nil, lockWant(1, 3, 1, 1, 0, 60)},
+	{"lock", "setnx, dupes 20", map[string]string{"dupes": "20"}, lockWant(1, 39, 19, 19, 0, 60)},
+	{"lock", "setnx, work 400 (longer than the lock)", map[string]string{"work": "400"}, lockWant(2, 16, 12, 2, 0, 430)},
+	{"lock", "setnx, crash after-charge", map[string]string{"crash": "after-charge"}, lockWant(2, 12, 9, 1, 0, 310)},
+	{"lock", "setnx, crash before-charge", map[string]string{"crash": "before-charge"}, lockWant(1, 12, 9, 1, 0, 310)},
+	{"lock", "setnx, store down, fail-open", map[string]string{"store": "down", "on-down": "fail-open"}, lockWant(2, 2, 0, 0, 0, 2)},
+	{"lock", "setnx, store down, fail-closed", map[string]string{"store": "down", "on-down": "fail-closed"}, lockWant(1, 5, 1, 1, 2, 120)},
+	{"lock", "setnx, retry 200", map[string]string{"retry": "200"}, lockWant(1, 3, 1, 1, 0, 200)},
+	{"lock", "setnx, retry 200, evict on", map[string]string{"retry": "200", "evict": "on"}, lockWant(2, 3, 1, 0, 0, 202)},
+}
+
+// lockWant is a row of section 7's table.
+func lockWant(charges, sends, conflicts, replays, unavailable, doneAt int) map[string]string {
+	n := strconv.Itoa
+	return map[string]string{"charges": n(charges), "sends": n(sends), "conflicts": n(conflicts),
+		"replays": n(replays), "unavailable": n(unavailable), "done-at": n(doneAt)}
 }
 
 // Of returns the rows of one model.

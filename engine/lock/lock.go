@@ -16,139 +16,6 @@ import (
 	"github.com/retrylab/retrylab/engine/sim"
 )
 
-// Guard is how the server uses the key store.
-type Guard string
-
-const (
-	// None charges on every request.
-	None Guard = "none"
-	// GetThenSet GETs the result key, replays it if found, and otherwise
-	// charges and then SETs it: two commands with the work between them.
-	GetThenSet Guard = "get-then-set"
-	// SetNX takes a lock key with SET NX EX before the work, beside the
-	// result key. A request that finds the lock taken GETs the result:
-	// replay if found, else 409. The lock is never deleted.
-	SetNX Guard = "setnx"
-)
-
-// Guards lists the guards from the least to the most careful.
-var Guards = []Guard{None, GetThenSet, SetNX}
-
-// Crash is where the first handler that starts work crashes, at the end of
-// its work.
-type Crash string
-
-const (
-	NoCrash      Crash = "none"
-	BeforeCharge Crash = "before-charge" // the charge is not recorded
-	AfterCharge  Crash = "after-charge"  // the charge is recorded, nothing saved, no answer
-)
-
-// Crashes lists the crash points.
-var Crashes = []Crash{NoCrash, BeforeCharge, AfterCharge}
-
-// Store is whether the key store can be reached at the start of the run.
-type Store string
-
-const (
-	Up   Store = "up"
-	Down Store = "down" // unreachable for t < Outage
-)
-
-// Stores lists the store states.
-var Stores = []Store{Up, Down}
-
-// OnDown is what the server does when the store cannot be reached.
-type OnDown string
-
-const (
-	// FailOpen works without the guard, and saves the result only if the
-	// store is back when the work ends.
-	FailOpen OnDown = "fail-open"
-	// FailClosed answers 503.
-	FailClosed OnDown = "fail-closed"
-)
-
-// OnDowns lists the choices for a store that is down.
-var OnDowns = []OnDown{FailOpen, FailClosed}
-
-// Params are the knobs of the lock model. Durations are whole seconds in
-// the CLI and the widget; the engine takes any time.Duration within bounds.
-type Params struct {
-	Dupes    int           // identical requests with the same key, one per sender, all sent at t = 0
-	Timeout  time.Duration // how long a sender waits for an answer
-	Retry    time.Duration // the wait after a timeout, a 409 or a 503 before the next send
-	Attempts int           // sends per sender at most, the first included
-
-	Guard     Guard
-	Work      time.Duration // how long the charge takes
-	LockTTL   time.Duration // EX of the lock key (setnx)
-	ResultTTL time.Duration // EX of the result key
-
-	Crash   Crash
-	Evict   bool          // every key is evicted at EvictAt (an allkeys-* policy under memory pressure)
-	EvictAt time.Duration // when the eviction happens
-	Store   Store
-	Outage  time.Duration // how long the store is down from t = 0, when Store is Down
-	OnDown  OnDown
-}
-
-// Defaults are the section's defaults: two senders, the SET NX lock, no
-// fault.
-//
-// A lock of 300 s against work of 2 s looks generous; the figures show
-// what it does not cover. A result kept 86,400 s (24 h) is the window
-// Stripe documents for its keys. A sender waits 10 s, then 60 s before it
-// tries again, at most 8 times: its last try is within 8 × (10 + 60) =
-// 560 s, past the lock's expiry, which is the point of the crash figures.
-func Defaults() Params {
-	return Params{
-		Dupes:     2,
-		Timeout:   10 * time.Second,
-		Retry:     60 * time.Second,
-		Attempts:  8,
-		Guard:     SetNX,
-		Work:      2 * time.Second,
-		LockTTL:   300 * time.Second,
-		ResultTTL: 86400 * time.Second,
-		Crash:     NoCrash,
-		Evict:     false,
-		EvictAt:   120 * time.Second,
-		Store:     Up,
-		Outage:    30 * time.Second,
-		OnDown:    FailOpen,
-	}
-}
-
-// Bounds, in the order of the parameters. A week (604,800 s) is the
-// longest any duration may be: longer than any key window a payments API
-// documents.
-const (
-	MaxDupes    = 100
-	MaxAttempts = 100
-	MaxSeconds  = 604800 * time.Second
-)
-
-// Validate reports the first parameter out of bounds, by its kebab-case
-// name.
-func (p Params) Validate() error {
-	return sim.FirstError(
-		sim.CheckInt("dupes", p.Dupes, 1, MaxDupes),
-		sim.CheckSeconds("timeout", p.Timeout, time.Second, MaxSeconds),
-		sim.CheckSeconds("retry", p.Retry, 0, MaxSeconds),
-		sim.CheckInt("attempts", p.Attempts, 1, MaxAttempts),
-		sim.CheckEnum("guard", p.Guard, Guards...),
-		sim.CheckSeconds("work", p.Work, 0, MaxSeconds),
-		sim.CheckSeconds("lock-ttl", p.LockTTL, time.Second, MaxSeconds),
-		sim.CheckSeconds("result-ttl", p.ResultTTL, time.Second, MaxSeconds),
-		sim.CheckEnum("crash", p.Crash, Crashes...),
-		sim.CheckSeconds("evict-at", p.EvictAt, 0, MaxSeconds),
-		sim.CheckEnum("store", p.Store, Stores...),
-		sim.CheckSeconds("outage", p.Outage, time.Second, MaxSeconds),
-		sim.CheckEnum("on-down", p.OnDown, OnDowns...),
-	)
-}
-
 // Summary is what a run comes to.
 type Summary struct {
 	Charges     int      `json:"charges"`     // charges recorded at the processor
@@ -241,8 +108,92 @@ func Run(p Params) (Result, error) {
 	return r.res, nil
 }
 
-func (r *run) say(kind sim.Kind, lane, to, text, ref string) {
-	r.s.Record(sim.Event{Kind: kind, Lane: lane, To: to, Text: text, Ref: ref})
+// Kinds of the trace's events, in lanes "sender-N", "server", "store" and
+// "processor". Ref is the send ("sender-2/3": sender 2's third send), a
+// charge ("ch_1") or empty; the fields each kind fills are listed with it.
+const (
+	EvSend        sim.Kind = "send"        // a sender sends: Lane the sender, N the send's number
+	EvTimeout     sim.Kind = "timeout"     // a sender stops waiting: N the timeout in seconds
+	EvGiveUp      sim.Kind = "give-up"     // a sender has used its attempts: N their number
+	EvGet         sim.Kind = "get"         // get-then-set's GET of the result: OK found
+	EvLock        sim.Kind = "lock"        // SET lock NX EX took the lock: N the TTL in seconds
+	EvLockHeld    sim.Kind = "lock-held"   // SET lock NX found it taken, then GET result: OK found
+	EvStoreDown   sim.Kind = "store-down"  // the store cannot be reached: Detail the server's choice (an OnDown)
+	EvWork        sim.Kind = "work"        // the server starts the charge for the sender To names
+	EvCharge      sim.Kind = "charge"      // the processor records a charge: Ref its id
+	EvCrash       sim.Kind = "crash"       // the server crashes at the end of the work: OK after the charge
+	EvSave        sim.Kind = "save"        // SET result EX: Ref the charge, N the TTL in seconds
+	EvUnsaved     sim.Kind = "unsaved"     // the store is still down at the end of the work: the result is not saved
+	EvCreated     sim.Kind = "created"     // 201 to the sender To names
+	EvReplay      sim.Kind = "replay"      // the saved 201, replayed to To
+	EvConflict    sim.Kind = "conflict"    // 409 to To
+	EvUnavailable sim.Kind = "unavailable" // 503 to To
+	EvLost        sim.Kind = "lost"        // an answer for To after it stopped waiting: N the status
+	EvEvict       sim.Kind = "evict"       // the store evicts every key: N the keys alive then
+)
+
+// sayer writes every kind's sentence from its fields, when it is shown.
+var sayer = &sim.Sayer{Say: func(e sim.Event) string {
+	found := func(ok bool) string {
+		if ok {
+			return "found."
+		}
+		return "nothing."
+	}
+	switch e.Kind {
+	case EvSend:
+		return capital(e.Lane) + " sends request " + strconv.Itoa(e.N) + " with the key."
+	case EvTimeout:
+		return capital(e.Lane) + " hears nothing for " + strconv.Itoa(e.N) + " s and stops waiting."
+	case EvGiveUp:
+		return capital(e.Lane) + " has used its " + strconv.Itoa(e.N) + " attempts and gives up."
+	case EvGet:
+		if e.OK {
+			return "GET result: found."
+		}
+		return "GET result: nothing yet, so charge."
+	case EvLock:
+		return "SET lock NX EX " + strconv.Itoa(e.N) + ": taken, until t = " + secs(e.At+time.Duration(e.N)*time.Second) + " s."
+	case EvLockHeld:
+		return "SET lock NX: already taken. GET result: " + found(e.OK)
+	case EvStoreDown:
+		if e.Detail == string(FailClosed) {
+			return "The key store cannot be reached: fail closed."
+		}
+		return "The key store cannot be reached: fail open, and work without the guard."
+	case EvWork:
+		return "The server starts the charge for " + e.To + "."
+	case EvCharge:
+		return "The card is charged: " + e.Ref + "."
+	case EvCrash:
+		if e.OK {
+			return "The server crashes after the charge: nothing saved, no answer."
+		}
+		return "The server crashes before the charge is recorded: nothing saved, no answer."
+	case EvSave:
+		return "SET result EX " + strconv.Itoa(e.N) + ": " + e.Ref + " saved."
+	case EvUnsaved:
+		return "The key store is still down: the result is not saved."
+	case EvCreated:
+		return "201 Created to " + e.To + ": done."
+	case EvReplay:
+		return "Replay of the saved 201 to " + e.To + ": done."
+	case EvConflict:
+		return "409 to " + e.To + ": the lock is taken and there is no result yet."
+	case EvUnavailable:
+		return "503 to " + e.To + ": the key store cannot be reached."
+	case EvLost:
+		return "The answer " + strconv.Itoa(e.N) + " arrives after " + e.To + " stopped waiting: lost."
+	case EvEvict:
+		return "Memory pressure: the store evicts every key (" + strconv.Itoa(e.N) + " live)."
+	}
+	return string(e.Kind)
+}}
+
+// record adds e to the trace, its sentence to be written by sayer.
+func (r *run) record(e sim.Event) {
+	e.Say = sayer
+	r.s.Record(e)
 }
 
 // send makes sd's next request and has the server handle it at once.
@@ -252,7 +203,7 @@ func (r *run) send(sd *sender) {
 	n := sd.sends
 	sd.waiting = n
 	ref := sd.name + "/" + strconv.Itoa(n)
-	r.say("send", sd.name, "server", capital(sd.name)+" sends request "+strconv.Itoa(n)+" with the key.", ref)
+	r.record(sim.Event{Kind: EvSend, Lane: sd.name, To: "server", N: n, Ref: ref})
 	// The timeout is scheduled before the server's answer: an answer due
 	// at the very instant the sender stops waiting comes too late.
 	r.s.At(r.s.Now()+r.p.Timeout, func() {
@@ -261,7 +212,7 @@ func (r *run) send(sd *sender) {
 		}
 		sd.waiting = 0
 		r.res.Timeouts++
-		r.say("timeout", sd.name, "", capital(sd.name)+" hears nothing for "+secs(r.p.Timeout)+" s and stops waiting.", ref)
+		r.record(sim.Event{Kind: EvTimeout, Lane: sd.name, N: wholeSeconds(r.p.Timeout), Ref: ref})
 		r.next(sd, r.s.Now())
 	})
 	r.handle(sd, n, ref)
@@ -271,7 +222,7 @@ func (r *run) send(sd *sender) {
 func (r *run) next(sd *sender, at time.Duration) {
 	if sd.sends >= r.p.Attempts {
 		sd.gaveUp = true
-		r.say("give-up", sd.name, "", capital(sd.name)+" has used its "+strconv.Itoa(r.p.Attempts)+" attempts and gives up.", sd.name)
+		r.record(sim.Event{Kind: EvGiveUp, Lane: sd.name, N: r.p.Attempts, Ref: sd.name})
 		return
 	}
 	r.s.At(at+r.p.Retry, func() { r.send(sd) })
@@ -281,26 +232,23 @@ func (r *run) next(sd *sender, at time.Duration) {
 // waiting for it.
 func (r *run) answer(sd *sender, n, status int, ref string) {
 	if sd.waiting != n {
-		r.say("lost", "server", sd.name, "The answer "+strconv.Itoa(statusCode(status))+" arrives after "+sd.name+" stopped waiting: lost.", ref)
+		r.record(sim.Event{Kind: EvLost, Lane: "server", To: sd.name, N: statusCode(status), Ref: ref})
 		return
 	}
 	sd.waiting = 0
+	kind := map[int]sim.Kind{answerCreated: EvCreated, answerReplay: EvReplay, answerConflict: EvConflict, answerUnavailable: EvUnavailable}[status]
+	r.record(sim.Event{Kind: kind, Lane: "server", To: sd.name, N: statusCode(status), Ref: ref})
 	switch status {
 	case answerCreated, answerReplay:
 		sd.done, sd.doneAt = true, r.s.Now()
 		if status == answerReplay {
 			r.res.Replays++
-			r.say("replay", "server", sd.name, "Replay of the saved 201 to "+sd.name+": done.", ref)
-		} else {
-			r.say("created", "server", sd.name, "201 Created to "+sd.name+": done.", ref)
 		}
 	case answerConflict:
 		r.res.Conflicts++
-		r.say("conflict", "server", sd.name, "409 to "+sd.name+": the lock is taken and there is no result yet.", ref)
 		r.next(sd, r.s.Now())
 	case answerUnavailable:
 		r.res.Unavailable++
-		r.say("unavailable", "server", sd.name, "503 to "+sd.name+": the key store cannot be reached.", ref)
 		r.next(sd, r.s.Now())
 	}
 }
@@ -312,37 +260,35 @@ func (r *run) handle(sd *sender, n int, ref string) {
 		return
 	}
 	if r.down() {
+		r.record(sim.Event{Kind: EvStoreDown, Lane: "server", To: "store", Detail: string(r.p.OnDown), Ref: ref})
 		if r.p.OnDown == FailClosed {
-			r.say("store-down", "server", "store", "The key store cannot be reached: fail closed.", ref)
 			r.answer(sd, n, answerUnavailable, ref)
 			return
 		}
-		r.say("store-down", "server", "store", "The key store cannot be reached: fail open, and work without the guard.", ref)
 		r.work(sd, n, ref, true)
 		return
 	}
+	found := r.exists(resultKey)
 	switch r.p.Guard {
 	case GetThenSet:
-		if r.exists(resultKey) {
-			r.say("get", "server", "store", "GET result: found.", ref)
+		r.record(sim.Event{Kind: EvGet, Lane: "server", To: "store", OK: found, Ref: ref})
+		if found {
 			r.answer(sd, n, answerReplay, ref)
 			return
 		}
-		r.say("get", "server", "store", "GET result: nothing yet, so charge.", ref)
 		r.work(sd, n, ref, true)
 	case SetNX:
 		if !r.exists(lockKey) {
 			r.keys[lockKey] = r.s.Now() + r.p.LockTTL
-			r.say("lock", "server", "store", "SET lock NX EX "+secs(r.p.LockTTL)+": taken, until t = "+secs(r.s.Now()+r.p.LockTTL)+" s.", ref)
+			r.record(sim.Event{Kind: EvLock, Lane: "server", To: "store", N: wholeSeconds(r.p.LockTTL), Ref: ref})
 			r.work(sd, n, ref, true)
 			return
 		}
-		if r.exists(resultKey) {
-			r.say("get", "server", "store", "SET lock NX: already taken. GET result: found.", ref)
+		r.record(sim.Event{Kind: EvLockHeld, Lane: "server", To: "store", OK: found, Ref: ref})
+		if found {
 			r.answer(sd, n, answerReplay, ref)
 			return
 		}
-		r.say("get", "server", "store", "SET lock NX: already taken. GET result: nothing.", ref)
 		r.answer(sd, n, answerConflict, ref)
 	}
 }
@@ -354,26 +300,26 @@ func (r *run) handle(sd *sender, n int, ref string) {
 func (r *run) work(sd *sender, n int, ref string, save bool) {
 	crash := r.p.Crash != NoCrash && !r.crashed
 	r.crashed = r.crashed || crash
-	r.say("work", "server", "processor", "The server starts the charge for "+sd.name+".", ref)
+	r.record(sim.Event{Kind: EvWork, Lane: "server", To: sd.name, Ref: ref})
 	r.s.At(r.s.Now()+r.p.Work, func() {
 		if crash && r.p.Crash == BeforeCharge {
-			r.say("crash", "server", "", "The server crashes before the charge is recorded: nothing saved, no answer.", ref)
+			r.record(sim.Event{Kind: EvCrash, Lane: "server", Ref: ref})
 			return
 		}
 		r.charge++
 		r.res.Charges++
 		ch := "ch_" + strconv.Itoa(r.charge)
-		r.say("charge", "processor", "", "The card is charged: "+ch+".", ch)
+		r.record(sim.Event{Kind: EvCharge, Lane: "processor", N: r.charge, Ref: ch})
 		if crash {
-			r.say("crash", "server", "", "The server crashes after the charge: nothing saved, no answer.", ref)
+			r.record(sim.Event{Kind: EvCrash, Lane: "server", OK: true, Ref: ref})
 			return
 		}
 		if save {
 			if r.down() {
-				r.say("store-down", "server", "store", "The key store is still down: the result is not saved.", ref)
+				r.record(sim.Event{Kind: EvUnsaved, Lane: "server", To: "store", Ref: ref})
 			} else {
 				r.keys[resultKey] = r.s.Now() + r.p.ResultTTL
-				r.say("save", "server", "store", "SET result EX "+secs(r.p.ResultTTL)+": "+ch+" saved.", ch)
+				r.record(sim.Event{Kind: EvSave, Lane: "server", To: "store", N: wholeSeconds(r.p.ResultTTL), Ref: ch})
 			}
 		}
 		r.answer(sd, n, answerCreated, ref)
@@ -399,7 +345,7 @@ func (r *run) evict() {
 		}
 	}
 	clear(r.keys)
-	r.say("evict", "store", "", "Memory pressure: the store evicts every key ("+strconv.Itoa(n)+" live).", "")
+	r.record(sim.Event{Kind: EvEvict, Lane: "store", N: n})
 }
 
 func statusCode(status int) int {
@@ -411,6 +357,9 @@ func statusCode(status int) int {
 
 // secs writes d in seconds: 300, 0.5.
 func secs(d time.Duration) string { return sim.FormatFloat(d.Seconds()) }
+
+// wholeSeconds is d in seconds, which Validate keeps whole.
+func wholeSeconds(d time.Duration) int { return int(d / time.Second) }
 
 func capital(s string) string {
 	if s == "" || s[0] < 'a' || s[0] > 'z' {

@@ -137,9 +137,10 @@ func TestValidate(t *testing.T) {
 		set  func(*Params)
 		want string
 	}{
-		{func(p *Params) { p.Dupes = 0 }, "dupes: 0 is out of bounds (allowed: 1 to 100)"},
+		{func(p *Params) { p.Dupes = 0 }, `dupes: "0" is out of bounds (allowed: 1 to 100)`},
 		{func(p *Params) { p.Guard = "lock" }, `guard: "lock" is not allowed (allowed: none, get-then-set, setnx)`},
-		{func(p *Params) { p.LockTTL = 0 }, "lock-ttl: 0 is out of bounds (allowed: 1 to 604800 seconds)"},
+		{func(p *Params) { p.LockTTL = 0 }, `lock-ttl: "0" is out of bounds (allowed: 1 to 604800)`},
+		{func(p *Params) { p.Work = 1500 * time.Millisecond }, `work: "1.5" is not a whole number (allowed: 0 to 604800)`},
 		{func(p *Params) { p.OnDown = "queue" }, `on-down: "queue" is not allowed (allowed: fail-open, fail-closed)`},
 		{func(p *Params) { p.Crash = "midway" }, `crash: "midway" is not allowed (allowed: none, before-charge, after-charge)`},
 	} {
@@ -154,4 +155,27 @@ func TestValidate(t *testing.T) {
 func summary(s Summary) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// Every event's sentence is written from its fields: a kind the sayer
+// does not know would show as its bare name.
+func TestEverySentenceIsWritten(t *testing.T) {
+	for _, set := range []func(*Params){
+		func(p *Params) {},
+		func(p *Params) { p.Guard = GetThenSet },
+		func(p *Params) { p.Crash = AfterCharge; p.Evict = true },
+		func(p *Params) { p.Crash = BeforeCharge; p.Attempts = 2 },
+		func(p *Params) { p.Work = 400 * time.Second },
+		func(p *Params) { p.Store = Down },
+		func(p *Params) { p.Store = Down; p.OnDown = FailClosed; p.Work = 40 * time.Second },
+	} {
+		p := Defaults()
+		set(&p)
+		res, _ := Run(p)
+		for _, e := range res.Trace {
+			if s := e.Sentence(); s == string(e.Kind) || s == "" {
+				t.Errorf("%s at %v: no sentence (%q)", e.Kind, e.At, s)
+			}
+		}
+	}
 }
