@@ -11,6 +11,7 @@ package lock
 
 import (
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/retrylab/retrylab/engine/sim"
@@ -142,11 +143,11 @@ var sayer = &sim.Sayer{Say: func(e sim.Event) string {
 	}
 	switch e.Kind {
 	case EvSend:
-		return capital(e.Lane) + " sends request " + strconv.Itoa(e.N) + " with the key."
+		return "Sends request " + strconv.Itoa(e.N) + " with the key."
 	case EvTimeout:
-		return capital(e.Lane) + " hears nothing for " + strconv.Itoa(e.N) + " s and stops waiting."
+		return "Hears nothing for " + strconv.Itoa(e.N) + " s and stops waiting."
 	case EvGiveUp:
-		return capital(e.Lane) + " has used its " + strconv.Itoa(e.N) + " attempts and gives up."
+		return "Has used its " + strconv.Itoa(e.N) + " attempts and gives up."
 	case EvGet:
 		if e.OK {
 			return "GET result: found."
@@ -162,7 +163,7 @@ var sayer = &sim.Sayer{Say: func(e sim.Event) string {
 		}
 		return "The key store cannot be reached: fail open, and work without the guard."
 	case EvWork:
-		return "The server starts the charge for " + e.To + "."
+		return "The server starts the charge for " + who(e.To) + "."
 	case EvCharge:
 		return "The card is charged: " + e.Ref + "."
 	case EvCrash:
@@ -175,15 +176,15 @@ var sayer = &sim.Sayer{Say: func(e sim.Event) string {
 	case EvUnsaved:
 		return "The key store is still down: the result is not saved."
 	case EvCreated:
-		return "201 Created to " + e.To + ": done."
+		return "201 Created to " + who(e.To) + ": done."
 	case EvReplay:
-		return "Replay of the saved 201 to " + e.To + ": done."
+		return "Replay of the saved 201 to " + who(e.To) + ": done."
 	case EvConflict:
-		return "409 to " + e.To + ": the lock is taken and there is no result yet."
+		return "409 to " + who(e.To) + ": the lock is taken and there is no result yet."
 	case EvUnavailable:
-		return "503 to " + e.To + ": the key store cannot be reached."
+		return "503 to " + who(e.To) + ": the key store cannot be reached."
 	case EvLost:
-		return "The answer " + strconv.Itoa(e.N) + " arrives after " + e.To + " stopped waiting: lost."
+		return "The answer " + strconv.Itoa(e.N) + " arrives after " + who(e.To) + " stopped waiting: lost."
 	case EvEvict:
 		return "Memory pressure: the store evicts every key (" + strconv.Itoa(e.N) + " live)."
 	}
@@ -361,9 +362,5 @@ func secs(d time.Duration) string { return sim.FormatFloat(d.Seconds()) }
 // wholeSeconds is d in seconds, which Validate keeps whole.
 func wholeSeconds(d time.Duration) int { return int(d / time.Second) }
 
-func capital(s string) string {
-	if s == "" || s[0] < 'a' || s[0] > 'z' {
-		return s
-	}
-	return string(s[0]-'a'+'A') + s[1:]
-}
+// who names a sender's lane in a sentence: "sender-2" is "sender 2".
+func who(lane string) string { return strings.Replace(lane, "-", " ", 1) }

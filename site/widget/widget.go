@@ -43,6 +43,7 @@ var all = []*Widget{
 	&Outbox,
 	&Saga,
 	&Ordering,
+	&Lock,
 }
 
 // Lookup returns the widget called name.

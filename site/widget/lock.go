@@ -1,0 +1,464 @@
+package widget
+
+import (
+	"strings"
+	"time"
+
+	"github.com/retrylab/retrylab/engine/lock"
+	"github.com/retrylab/retrylab/engine/sim"
+	"github.com/retrylab/retrylab/site/chart"
+)
+
+// Lock is the Redis key-store simulator: identical keyed requests against
+// GET-then-SET or a SET NX lock beside the result, under a crash, a slow
+// charge, an eviction or an outage of the store.
+var Lock = Widget{
+	Name:    "lock",
+	Chapter: "/redis-key-store/",
+	Title:   "An idempotency key store in Redis",
+	Summary: "Send the same keyed payment twice, guard it with GET-then-SET or a SET NX lock, then crash the server, slow the charge, evict the keys or take Redis down, and count the charges.",
+	Schema:  Schema(lock.Schema),
+	Run:     runLock,
+}
+
+func runLock(v Values) (Run, error) {
+	p := lock.FromValues(v.Model())
+	res, err := lock.Run(p)
+	if err != nil {
+		return nil, err
+	}
+	lanes := map[string]string{"server": "Server", "store": "Redis", "processor": "Card"}
+	for i := 1; i <= p.Dupes; i++ {
+		lanes["sender-"+Itoa(i)] = "Sender " + Itoa(i)
+	}
+	return &lockRun{p: p, res: res, lanes: lanes}, nil
+}
+
+type lockRun struct {
+	p     lock.Params
+	res   lock.Result
+	lanes map[string]string
+}
+
+func (r *lockRun) Steps() int { return len(r.res.Trace) }
+
+// lockState is what the trace says up to a step: the keys' lives, the
+// charges, the answers the senders got.
+type lockState struct {
+	now          time.Duration
+	lock, result []life
+	charges      []charge
+	crash        *time.Duration
+	sends        []time.Duration // the time of every send
+	answers      map[sim.Kind]int
+	gaveUp       int
+}
+
+// life is one life of a key: set at from with an expiry, cut short by an
+// eviction.
+type life struct {
+	from, until time.Duration // until: the expiry, or the eviction
+	evicted     bool
+	value       string // the result key's charge
+}
+
+type charge struct {
+	id string
+	at time.Duration
+}
+
+func (r *lockRun) state(step int) lockState {
+	st := lockState{answers: map[sim.Kind]int{}}
+	seen := r.res.Trace[:step]
+	if step > 0 {
+		st.now = seen[step-1].At
+	}
+	set := func(lives []life, e sim.Event, value string) []life {
+		return append(lives, life{from: e.At, until: e.At + time.Duration(e.N)*time.Second, value: value})
+	}
+	evict := func(lives []life, at time.Duration) {
+		for i := range lives {
+			if l := &lives[i]; l.from <= at && at < l.until {
+				l.until, l.evicted = at, true
+			}
+		}
+	}
+	for _, e := range seen {
+		switch e.Kind {
+		case lock.EvSend:
+			st.sends = append(st.sends, e.At)
+		case lock.EvLock:
+			st.lock = set(st.lock, e, "")
+		case lock.EvSave:
+			st.result = set(st.result, e, e.Ref)
+		case lock.EvEvict:
+			evict(st.lock, e.At)
+			evict(st.result, e.At)
+		case lock.EvCharge:
+			st.charges = append(st.charges, charge{e.Ref, e.At})
+		case lock.EvCrash:
+			at := e.At
+			st.crash = &at
+		case lock.EvCreated, lock.EvReplay, lock.EvConflict, lock.EvUnavailable, lock.EvTimeout, lock.EvLost:
+			st.answers[e.Kind]++
+		case lock.EvGiveUp:
+			st.gaveUp++
+		}
+	}
+	return st
+}
+
+// live is the life of a key at now, if it has one.
+func live(lives []life, now time.Duration) (life, bool) {
+	for _, l := range lives {
+		if l.from <= now && now < l.until {
+			return l, true
+		}
+	}
+	return life{}, false
+}
+
+// down reports whether the store is unreachable at now.
+func (r *lockRun) down(now time.Duration) bool {
+	return r.p.Store == lock.Down && now < r.p.Outage
+}
+
+// Output draws what the client sent, the two keys in Redis and the card,
+// as they stand after step events; then the keys' lives on a time line,
+// the outcome, and every event, those not yet reached hidden.
+func (r *lockRun) Output(h *HTML, step int) {
+	step = clampStep(step, r.Steps())
+	st := r.state(step)
+	done := step == r.Steps()
+
+	h.Open("div", "class", "w-panels lk-panels")
+	r.clientPanel(h, st)
+	r.redisPanel(h, st)
+	r.cardPanel(h, st)
+	h.Close("div")
+
+	r.timeline(h, st)
+
+	s := r.res.Summary
+	figures := []string{"data-charges", Itoa(len(st.charges)), "data-sends", Itoa(len(st.sends)),
+		"data-conflicts", Itoa(st.answers[lock.EvConflict]), "data-replays", Itoa(st.answers[lock.EvReplay]),
+		"data-unavailable", Itoa(st.answers[lock.EvUnavailable])}
+	if done {
+		at := "never"
+		if s.DoneAt != nil {
+			at = chart.Number(*s.DoneAt)
+		}
+		figures = append(figures, "data-done-at", at)
+	}
+	h.Open("p", outcomeAttrs(step, r.Steps(), s.Charges == 1 && s.GaveUp == 0, figures...)...)
+	if done {
+		h.Text(r.verdict())
+	} else {
+		h.Text("Replaying, t = " + secs(st.now) + ": " + plural(len(st.charges), "charge") + " and " + plural(len(st.sends), "request") + " so far.")
+	}
+	h.Close("p")
+
+	h.Elem("h3", "Every event, in order", "class", "lk-storyhead")
+	story(h, r.res.Trace, step, r.lanes)
+}
+
+// secs writes a virtual time in whole seconds with the unit: "300 s".
+func secs(d time.Duration) string { return chart.Number(d.Seconds()) + " s" }
+
+func (r *lockRun) clientPanel(h *HTML, st lockState) {
+	h.Open("section", "class", "w-panel", "role", "group", "aria-label", "What the client sends")
+	h.Elem("h3", "Client")
+	h.Open("p").Text(plural(r.p.Dupes, "sender")+", one payment, one ").Elem("code", "Idempotency-Key").Close("p")
+	h.Open("p", "class", "w-big").Elem("strong", Itoa(len(st.sends))).Text(" " + pluralWord(len(st.sends), "request") + " sent").Close("p")
+	h.Open("ul", "class", "w-rows lk-answers")
+	for _, a := range []struct {
+		kind  sim.Kind
+		label string
+		cls   string
+	}{
+		{lock.EvCreated, "201 Created", "ok"},
+		{lock.EvReplay, "replayed 201", "ok"},
+		{lock.EvConflict, "409 in progress", "skip"},
+		{lock.EvUnavailable, "503 unavailable", "skip"},
+		{lock.EvTimeout, "no answer in time", "skip"},
+	} {
+		if n := st.answers[a.kind]; n > 0 {
+			h.Open("li", "class", a.cls).Elem("strong", Itoa(n)).Text(" × " + a.label).Close("li")
+		}
+	}
+	if st.gaveUp > 0 {
+		h.Open("li", "class", "bad-text").Elem("strong", Itoa(st.gaveUp)).Text(" gave up").Close("li")
+	}
+	h.Close("ul")
+	h.Close("section")
+}
+
+func (r *lockRun) redisPanel(h *HTML, st lockState) {
+	cls := "w-panel lk-redis"
+	if r.down(st.now) {
+		cls += " bad"
+	}
+	h.Open("section", "class", cls, "role", "group", "aria-label", "The keys in Redis")
+	h.Elem("h3", "Redis")
+	if r.down(st.now) {
+		h.Elem("p", "Unreachable until t = "+secs(r.p.Outage)+".", "class", "bad-text")
+	}
+	if r.p.Guard == lock.None {
+		h.Elem("p", "Not used: the server has no guard.", "class", "empty")
+		h.Close("section")
+		return
+	}
+	h.Open("dl", "class", "lk-keys")
+	if r.p.Guard == lock.SetNX {
+		keyState(h, "lock:{account}:{key}", st.lock, st.now, "taken")
+	}
+	keyState(h, "idem:{account}:{key}", st.result, st.now, "")
+	h.Close("dl")
+	h.Close("section")
+}
+
+// keyState writes a key and what it holds at now: its value and the TTL
+// left, or how it went.
+func keyState(h *HTML, name string, lives []life, now time.Duration, value string) {
+	h.Open("dt").Elem("code", name).Close("dt")
+	if l, ok := live(lives, now); ok {
+		if l.value != "" {
+			value = l.value
+		}
+		h.Open("dd", "class", "lk-set").Elem("strong", value).Text(" · TTL " + secs(l.until-now) + " left").Close("dd")
+		return
+	}
+	text := "absent"
+	if n := len(lives); n > 0 && lives[n-1].from <= now {
+		if l := lives[n-1]; l.evicted {
+			text = "evicted at t = " + secs(l.until)
+		} else {
+			text = "expired at t = " + secs(l.until)
+		}
+	}
+	h.Elem("dd", text, "class", "empty")
+}
+
+func (r *lockRun) cardPanel(h *HTML, st lockState) {
+	cls := "w-panel"
+	if len(st.charges) > 1 {
+		cls += " bad"
+	}
+	h.Open("section", "class", cls, "role", "group", "aria-label", "The card's charges")
+	h.Elem("h3", "Card")
+	h.Open("p", "class", "w-big").Elem("strong", Itoa(len(st.charges))).Text(" " + pluralWord(len(st.charges), "charge")).Close("p")
+	if len(st.charges) > 0 {
+		h.Open("ul", "class", "w-chips")
+		for i, c := range st.charges {
+			h.Elem("li", c.id, "class", when(i > 0, "dup"))
+		}
+		h.Close("ul")
+	}
+	if st.crash != nil {
+		h.Elem("p", "The server crashed at t = "+secs(*st.crash)+".", "class", "bad-text")
+	}
+	h.Close("section")
+}
+
+// timeline draws the run on one time axis, one lane per row: the sends,
+// the lock key's and the result key's lives (the TTL still to run paler),
+// the charges; a line marks the step's time, a band the store's outage.
+func (r *lockRun) timeline(h *HTML, st lockState) {
+	// The axis runs to the last event or the last lock's expiry, whichever
+	// is later, so that the lock's whole life shows; a result kept for a
+	// day runs off its end.
+	end := 1.0
+	if n := len(r.res.Trace); n > 0 {
+		end = max(end, r.res.Trace[n-1].At.Seconds())
+	}
+	for _, l := range r.state(r.Steps()).lock {
+		end = max(end, l.until.Seconds())
+	}
+	ticks := chart.Ticks(0, end, 5)
+	span := ticks[len(ticks)-1]
+	frac := func(d time.Duration) float64 { return min(d.Seconds()/span, 1) }
+	x := func(d time.Duration) string { return percent(frac(d)) }
+	width := func(from, to time.Duration) string { return percent(max(0, frac(to)-frac(from))) }
+
+	type lane struct {
+		label string
+		draw  func(y int) // y: the top of the lane's mark, 13 px high
+	}
+	lanes := []lane{{"Requests sent", func(y int) {
+		for i := 0; i < len(st.sends); {
+			j := i
+			for j < len(st.sends) && st.sends[j] == st.sends[i] {
+				j++
+			}
+			h.Void("rect", "class", "lk-send", "x", x(st.sends[i]), "y", Itoa(y-1), "width", "3", "height", "15")
+			if j-i > 1 {
+				h.Elem("text", "×"+Itoa(j-i), "class", "lk-count", "x", x(st.sends[i]), "dx", "6", "y", Itoa(y+11))
+			}
+			i = j
+		}
+	}}}
+	lives := func(ls []life, cls string) func(int) {
+		return func(y int) {
+			for _, l := range ls {
+				h.Void("rect", "class", cls, "x", x(l.from), "y", Itoa(y), "width", width(l.from, min(l.until, st.now)), "height", "13")
+				if l.until > st.now {
+					h.Void("rect", "class", cls+" lk-ttl", "x", x(max(l.from, st.now)), "y", Itoa(y), "width", width(max(l.from, st.now), l.until), "height", "13")
+				}
+				if l.evicted {
+					h.Elem("text", "✕", "class", "lk-cut", "x", x(l.until), "dx", "-5", "y", Itoa(y+11))
+				}
+			}
+		}
+	}
+	if r.p.Guard == lock.SetNX {
+		lanes = append(lanes, lane{"Lock key, EX " + chart.Number(r.p.LockTTL.Seconds()), lives(st.lock, "lk-lock")})
+	}
+	if r.p.Guard != lock.None {
+		lanes = append(lanes, lane{"Result key, EX " + chart.Number(r.p.ResultTTL.Seconds()), lives(st.result, "lk-result")})
+	}
+	lanes = append(lanes, lane{"Charges", func(y int) {
+		for i, c := range st.charges {
+			h.Void("circle", "class", "lk-charge"+when(i > 0, " dup"), "cx", x(c.at), "cy", Itoa(y+6), "r", "6")
+		}
+		if st.crash != nil {
+			h.Elem("text", "✕ crash", "class", "lk-cut", "x", x(*st.crash), "dx", "10", "y", Itoa(y+11))
+		}
+	}})
+
+	const row = 36 // a lane: its label, its marks, a gap
+	height := row*len(lanes) + 20
+	h.Open("figure", "class", "lk-time")
+	h.Open("svg", "class", "chart lk-chart", "role", "img", "width", "100%", "height", Itoa(height),
+		"xmlns", "http://www.w3.org/2000/svg")
+	h.Elem("title", "The keys in Redis over time, to t = "+chart.Number(span)+" s")
+	h.Elem("desc", r.describe(st))
+	if r.p.Store == lock.Down && st.now > 0 {
+		h.Void("rect", "class", "lk-down", "x", "0", "y", "0", "width", x(min(r.p.Outage, st.now)), "height", Itoa(row*len(lanes)))
+	}
+	for i, l := range lanes {
+		y := i * row
+		h.Elem("text", l.label, "class", "lk-lanename", "x", "0", "y", Itoa(y+11))
+		h.Void("line", "class", "lk-base", "x1", "0", "x2", "100%", "y1", Itoa(y+30), "y2", Itoa(y+30))
+		l.draw(y + 15)
+	}
+	h.Void("line", "class", "lk-now", "x1", x(st.now), "x2", x(st.now), "y1", "14", "y2", Itoa(row*len(lanes)))
+	for i, tk := range ticks {
+		anchor := "middle"
+		switch i {
+		case 0:
+			anchor = "start"
+		case len(ticks) - 1:
+			anchor = "end"
+		}
+		h.Elem("text", chart.Number(tk)+when(i == len(ticks)-1, " s"), "class", "lk-tick", "x", percent(tk/span), "y", Itoa(height-4), "text-anchor", anchor)
+	}
+	h.Close("svg")
+	h.Close("figure")
+}
+
+// percent writes a share of the width as an SVG length: "12.5%".
+func percent(f float64) string { return Num(f*100) + "%" }
+
+// describe is the time line in words, for a screen reader.
+func (r *lockRun) describe(st lockState) string {
+	var parts []string
+	parts = append(parts, plural(len(st.sends), "request")+" sent")
+	for _, k := range []struct {
+		name  string
+		lives []life
+	}{{"lock key", st.lock}, {"result key", st.result}} {
+		for _, l := range k.lives {
+			how := "until t = " + secs(l.until)
+			if l.evicted {
+				how = "evicted at t = " + secs(l.until)
+			}
+			parts = append(parts, "the "+k.name+" set at t = "+secs(l.from)+", "+how)
+		}
+	}
+	for _, c := range st.charges {
+		parts = append(parts, c.id+" charged at t = "+secs(c.at))
+	}
+	return "Time line to t = " + secs(st.now) + ": " + strings.Join(parts, "; ") + "."
+}
+
+// verdict is the run's outcome in a sentence or two.
+func (r *lockRun) verdict() string {
+	s := r.res.Summary
+	var text string
+	switch {
+	case s.Charges == 0:
+		text = "Nothing charged."
+	case s.Charges == 1:
+		text = "Charged once."
+		if s.Replays > 0 {
+			text += " " + r.once()
+		}
+		if r.res.Trace.Count(lock.EvCrash) > 0 {
+			text += " The crash left a lock and nothing else, so every retry was told 409 until it expired at t = " + r.lockExpiry() + "."
+		}
+	default:
+		text = "Charged " + Itoa(s.Charges) + " times for one payment: " + r.cause() + "."
+	}
+	if s.GaveUp > 0 {
+		text += " " + plural(s.GaveUp, "sender") + " gave up after " + plural(r.p.Attempts, "attempt") + " without an answer."
+	} else if s.DoneAt != nil {
+		text += " The last sender had its answer at t = " + chart.Number(*s.DoneAt) + " s."
+	}
+	return text
+}
+
+// once says how the duplicates of a single charge were answered.
+func (r *lockRun) once() string {
+	s := r.res.Summary
+	text := "The " + pluralWord(s.Replays, "duplicate") + " got the saved result, replayed"
+	switch {
+	case s.Unavailable > 0 && s.Conflicts > 0:
+		text += ", after " + plural(s.Unavailable, "503") + " while Redis was down and " + plural(s.Conflicts, "409") + " while the lock was held"
+	case s.Unavailable > 0:
+		text += ", after " + plural(s.Unavailable, "503") + " while Redis was down"
+	case s.Conflicts > 0:
+		text += ", after " + plural(s.Conflicts, "409") + " while the lock was held"
+	}
+	return text + "."
+}
+
+// lockExpiry is when the first lock expired: "300 s".
+func (r *lockRun) lockExpiry() string {
+	for _, e := range r.res.Trace {
+		if e.Kind == lock.EvLock {
+			return secs(e.At + time.Duration(e.N)*time.Second)
+		}
+	}
+	return "never"
+}
+
+// cause says why the second charge happened, from the trace: what the
+// server did before the work that made it.
+func (r *lockRun) cause() string {
+	tr := r.res.Trace
+	works := 0
+	for i, e := range tr {
+		if e.Kind != lock.EvWork {
+			continue
+		}
+		if works++; works < 2 {
+			continue
+		}
+		before := tr[:i]
+		switch {
+		case r.p.Guard == lock.None:
+			return "with no guard, every request is charged"
+		case i > 0 && tr[i-1].Kind == lock.EvStoreDown:
+			return "Redis was down and the server failed open, charging without the guard"
+		case r.p.Guard == lock.GetThenSet:
+			return "each GET ran before the first result was saved, so each found nothing and charged"
+		case before.Count(lock.EvEvict) > 0:
+			return "the eviction at t = " + secs(r.p.EvictAt) + " dropped the keys, so the next retry found neither lock nor result"
+		case before.Count(lock.EvCrash) > 0:
+			return "the server crashed after the charge and saved nothing, leaving only the lock; when it expired at t = " + r.lockExpiry() + ", the next retry took a new lock and charged again"
+		default:
+			return "the lock expired at t = " + r.lockExpiry() + " while the first charge was still running, and the next retry took a new lock"
+		}
+	}
+	return "more than one request did the work"
+}
