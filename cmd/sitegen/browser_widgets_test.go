@@ -362,8 +362,44 @@ func TestBrowserWidgets(t *testing.T) {
 		p.clean()
 	})
 
-	// Payment and guard replay: play and pause, the scrubber, the keys.
-	for _, c := range []struct{ name, figure string }{{"payment", "charges"}, {"guard", "charges"}} {
+	t.Run("lock", func(t *testing.T) {
+		p := open(t, ts, "lock")
+		want := func(r figures.Row) {
+			t.Helper()
+			for k, v := range r.Want {
+				if got := p.figure(k); got != v {
+					t.Errorf("%s: data-%s = %s, want %s", r.Case, k, got, v)
+				}
+			}
+		}
+		row := func(c string) figures.Row {
+			for _, r := range figures.Of("lock") {
+				if r.Case == c {
+					return r
+				}
+			}
+			t.Fatalf("no lock row %q", c)
+			return figures.Row{}
+		}
+		p.choose("crash", "a", "after-charge")
+		p.waitFigure("charges", "2")
+		want(row("setnx, crash after-charge"))
+		if redis := evalT[string](t, p.ctx, `document.querySelector('`+p.root()+` [aria-label="The keys in Redis"]').textContent`); !strings.Contains(redis, "ch_2") {
+			t.Errorf("crash after the charge: Redis shows %q, want the second charge saved", redis)
+		}
+		stepControls(p, "charges")
+		p.choose("crash", "n", "none")
+		p.openMore()
+		p.typeNumber("retry", "200")
+		p.waitFigure("done-at", "200")
+		p.toggle("evict")
+		p.waitFigure("done-at", "202")
+		want(row("setnx, retry 200, evict on"))
+		p.clean()
+	})
+
+	// Payment, guard and lock replay: play and pause, the scrubber, the keys.
+	for _, c := range []struct{ name, figure string }{{"payment", "charges"}, {"guard", "charges"}, {"lock", "sends"}} {
 		t.Run(c.name+" replay", func(t *testing.T) {
 			p := open(t, ts, c.name)
 			replayControls(p, c.figure)
