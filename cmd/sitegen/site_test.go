@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -192,5 +193,33 @@ func TestReadingMinutes(t *testing.T) {
 		if got := readingMinutes([]byte(c.src)); got != c.want {
 			t.Errorf("readingMinutes(%.40q...) = %d, want %d", c.src, got, c.want)
 		}
+	}
+}
+
+// maxIncludeLines is how long code included from the engine may be: the
+// idea in about 30 lines, its doc comment included.
+const maxIncludeLines = 32
+
+var includeCaptionRE = regexp.MustCompile(`<figcaption><code>([^<]+)</code>, lines? (\d+)(?:–(\d+))?</figcaption>`)
+
+// Every include of every page shows at most maxIncludeLines lines.
+func TestIncludesAreShort(t *testing.T) {
+	pages, _ := filepath.Glob(filepath.Join(builtSite(t), "*", "index.html"))
+	n := 0
+	for _, page := range pages {
+		for _, m := range includeCaptionRE.FindAllStringSubmatch(readFile(t, page), -1) {
+			n++
+			first, _ := strconv.Atoi(m[2])
+			last := first
+			if m[3] != "" {
+				last, _ = strconv.Atoi(m[3])
+			}
+			if lines := last - first + 1; lines > maxIncludeLines {
+				t.Errorf("%s: %s, lines %d–%d: %d lines, more than %d", filepath.Base(filepath.Dir(page)), m[1], first, last, lines, maxIncludeLines)
+			}
+		}
+	}
+	if n < 20 {
+		t.Errorf("%d includes found; the captions' form may have changed", n)
 	}
 }

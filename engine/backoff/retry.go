@@ -80,48 +80,59 @@ type Report struct {
 	Trace   sim.Trace       // one event per call and per wait
 }
 
-// Retry calls do until an outcome is final, the attempts are used up or the
-// next wait would pass the deadline, and returns the last outcome. do gets
-// the call's number, from 0. The waits are virtual: Retry never sleeps, it
-// adds each wait to Elapsed and to the trace.
-//
-// Between calls it waits with full jitter, uniform(0, min(Cap, Base*2^n))
-// for the n-th retry from 0, drawn from r; a server's Retry-After is a floor
-// under that wait, since calling earlier would only be turned away again.
+// Retry calls do, with the call's number from 0, until an outcome is final,
+// the attempts are used up or the next wait would pass the deadline, and
+// returns the last outcome. Its waits are virtual (added to Elapsed and the
+// trace; Retry never sleeps): full jitter, uniform(0, min(Cap, Base*2^n))
+// for the n-th retry from 0, drawn from r, with a server's Retry-After as a
+// floor, since calling earlier would only be turned away again.
 func Retry(p RetryPolicy, r *sim.Rand, do func(call int) Outcome) (Report, error) {
 	if err := p.Validate(); err != nil {
 		return Report{}, err
 	}
 	var rep Report
-	lane := "client"
-	for call := 0; ; call++ {
+	for call := 0; rep.Stopped == ""; call++ {
 		o := do(call)
-		rep.Calls++
-		rep.Last = o
-		rep.Trace = append(rep.Trace, sim.Event{At: rep.Elapsed, Kind: "call", Lane: lane, To: "server",
-			Text: "Call " + strconv.Itoa(call+1) + ": " + describe(o) + ".", Ref: "call-" + strconv.Itoa(call+1)})
-		rep.Elapsed += o.Took
-		if !o.Retryable() {
+		rep.called(call, o)
+		switch {
+		case !o.Retryable():
 			rep.Stopped = StopFinal
-			return rep, nil
-		}
-		if rep.Calls >= p.Attempts {
+		case rep.Calls >= p.Attempts:
 			rep.Stopped = StopAttempts
-			return rep, nil
+		default:
+			w := max(Full.Wait(call, 0, p.Base, p.Cap, r), o.RetryAfter)
+			if p.Deadline > 0 && rep.Elapsed+w > p.Deadline {
+				rep.Stopped = StopDeadline
+				rep.note("give-up", "Waiting "+secs(w)+" s would pass the deadline of "+secs(p.Deadline)+" s: give up.")
+			} else {
+				rep.waited(w)
+			}
 		}
-		w := Full.Wait(call, 0, p.Base, p.Cap, r)
-		w = max(w, o.RetryAfter)
-		if p.Deadline > 0 && rep.Elapsed+w > p.Deadline {
-			rep.Stopped = StopDeadline
-			rep.Trace = append(rep.Trace, sim.Event{At: rep.Elapsed, Kind: "give-up", Lane: lane,
-				Text: "Waiting " + secs(w) + " s would pass the deadline of " + secs(p.Deadline) + " s: give up."})
-			return rep, nil
-		}
-		rep.Trace = append(rep.Trace, sim.Event{At: rep.Elapsed, Kind: "wait", Lane: lane,
-			Text: "Wait " + secs(w) + " s."})
-		rep.Waits = append(rep.Waits, w)
-		rep.Elapsed += w
 	}
+	return rep, nil
+}
+
+// called records call number call (from 0) and its outcome o, which took
+// o.Took.
+func (rep *Report) called(call int, o Outcome) {
+	rep.Calls++
+	rep.Last = o
+	n := strconv.Itoa(call + 1)
+	rep.Trace = append(rep.Trace, sim.Event{At: rep.Elapsed, Kind: "call", Lane: "client", To: "server",
+		Text: "Call " + n + ": " + describe(o) + ".", Ref: "call-" + n})
+	rep.Elapsed += o.Took
+}
+
+// waited records a wait of w before the next call.
+func (rep *Report) waited(w time.Duration) {
+	rep.note("wait", "Wait "+secs(w)+" s.")
+	rep.Waits = append(rep.Waits, w)
+	rep.Elapsed += w
+}
+
+// note records what the client decides, now.
+func (rep *Report) note(kind sim.Kind, text string) {
+	rep.Trace = append(rep.Trace, sim.Event{At: rep.Elapsed, Kind: kind, Lane: "client", Text: text})
 }
 
 func describe(o Outcome) string {

@@ -38,49 +38,49 @@ type Result struct {
 	Trace sim.Trace `json:"-"`
 }
 
-// Run plays the requests one after another; request i is stamped at virtual
-// second i, and its retries follow at once, since the upstream fails fast.
-// A request earns its share on arrival, capped at the bank, then calls; each
-// failed call may be retried while retries remain and, with a budget, while
-// the bucket holds more than one token.
-//
-// With the defaults: the bank starts full, so the first request's 0.1 is
-// lost to the cap; the bucket then takes in 10 + 999 * 0.1 = 109.9 tokens in
-// all, enough for 109 retries: 1,000 + 109 = 1,109 calls, where without a
-// budget 1,000 * (1 + 3) = 4,000.
+// Run plays the requests one after another, request i at virtual second
+// i, its retries at once (the upstream fails fast). With the defaults the
+// full bank loses the first request's 0.1 to the cap, then takes in 10 +
+// 999 * 0.1 = 109.9 tokens: 109 retries, 1,000 + 109 = 1,109 calls, where
+// without a budget 1,000 * (1 + 3) = 4,000.
 func Run(p Params) (Result, error) {
 	if err := p.Validate(); err != nil {
 		return Result{}, err
 	}
-	var res Result
+	res := Result{Summary: Summary{Requests: p.Requests}}
 	b := NewBucket(p.Ratio, p.Bank)
-	res.Requests = p.Requests
 	for i := 1; i <= p.Requests; i++ {
-		at := time.Duration(i) * time.Second
-		lane := "req-" + strconv.Itoa(i)
 		if p.Budget {
 			b.Earn(1)
 		}
-		res.Calls++
-		res.Trace.Keep(sim.Event{At: at, Kind: Call, Lane: lane, To: "upstream", Ref: lane,
-			N: i, OK: p.Budget, Amount: b.tokens, Say: sayer}, sim.MaxEvents)
+		res.keep(Call, i, 0, p.Budget, b)
 		for r := 1; r <= p.Retries; r++ {
 			if p.Budget && b.Spend(1) == 0 {
 				res.Denied++
-				res.Trace.Keep(sim.Event{At: at, Kind: Denied, Lane: lane, Ref: lane,
-					N: i, OK: p.Budget, Amount: b.tokens, Say: sayer}, sim.MaxEvents)
+				res.keep(Denied, i, r, p.Budget, b)
 				break
 			}
-			res.Calls++
 			res.Retries++
-			res.Trace.Keep(sim.Event{At: at, Kind: Retry, Lane: lane, To: "upstream", Ref: lane,
-				N: i, M: r, OK: p.Budget, Amount: b.tokens, Say: sayer}, sim.MaxEvents)
+			res.keep(Retry, i, r, p.Budget, b)
 		}
 	}
+	res.Calls = p.Requests + res.Retries
 	if p.Budget {
 		res.Tokens = b.Tokens()
 	}
 	return res, nil
+}
+
+// keep records request i's first call (r 0), its retry r or the refusal of
+// that retry, with what the bucket holds after it, up to sim.MaxEvents.
+func (res *Result) keep(kind sim.Kind, i, r int, budget bool, b *Bucket) {
+	lane := "req-" + strconv.Itoa(i)
+	e := sim.Event{At: time.Duration(i) * time.Second, Kind: kind, Lane: lane, Ref: lane,
+		N: i, OK: budget, Amount: b.tokens, Say: sayer}
+	if kind != Denied {
+		e.To, e.M = "upstream", r
+	}
+	res.Trace.Keep(e, sim.MaxEvents)
 }
 
 // Kinds of the trace's events, lane and Ref "req-N". N is the request, M

@@ -53,23 +53,16 @@ func Run(p Params) (Result, error) {
 	for i := 1; i <= p.Calls; i++ {
 		s.RunUntil(time.Duration(i) * Tick)
 		lane := "call-" + strconv.Itoa(i)
-		where := "WHERE id = ord_1"
-		if p.CAS {
-			where += " AND version = " + strconv.Itoa(Read)
-		}
-		s.Record(sim.Event{Kind: "call", Lane: lane, To: "db", Ref: "ord_1",
-			Text: "ship(ord_1, version " + strconv.Itoa(Read) + "): UPDATE orders SET status = shipped, version = version + 1 " + where + "."})
+		s.Record(sim.Event{Kind: Call, Lane: lane, To: "db", Ref: "ord_1", OK: p.CAS, Say: sayer})
 		if p.CAS && version != Read {
 			res.Updated = append(res.Updated, 0)
-			s.Record(sim.Event{Kind: "unchanged", Lane: "db", To: lane, Ref: "ord_1",
-				Text: "0 rows: the order is at version " + strconv.Itoa(version) + ", not " + strconv.Itoa(Read) + ". Nothing changes."})
+			s.Record(sim.Event{Kind: Unchanged, Lane: "db", To: lane, Ref: "ord_1", N: version, Say: sayer})
 			continue
 		}
 		version++
 		res.Shipments++
 		res.Updated = append(res.Updated, 1)
-		s.Record(sim.Event{Kind: "ship", Lane: "db", To: lane, Ref: "ord_1",
-			Text: "1 row: version " + strconv.Itoa(version) + "; shipment " + strconv.Itoa(res.Shipments) + " goes out."})
+		s.Record(sim.Event{Kind: Ship, Lane: "db", To: lane, Ref: "ord_1", N: version, M: res.Shipments, Say: sayer})
 	}
 	res.Version = version
 	res.Trace = s.Trace
@@ -82,3 +75,23 @@ const (
 	Unchanged sim.Kind = "unchanged" // the UPDATE changed no row
 	Ship      sim.Kind = "ship"      // the UPDATE changed the row: the order ships
 )
+
+// sayer writes the events' sentences from their fields: a call's OK is
+// whether its UPDATE carries the version; N is the order's version after
+// the UPDATE, M the shipment's number.
+var sayer = &sim.Sayer{Say: func(e sim.Event) string {
+	read := strconv.Itoa(Read)
+	switch e.Kind {
+	case Call:
+		where := "WHERE id = ord_1"
+		if e.OK {
+			where += " AND version = " + read
+		}
+		return "ship(ord_1, version " + read + "): UPDATE orders SET status = shipped, version = version + 1 " + where + "."
+	case Unchanged:
+		return "0 rows: the order is at version " + strconv.Itoa(e.N) + ", not " + read + ". Nothing changes."
+	case Ship:
+		return "1 row: version " + strconv.Itoa(e.N) + "; shipment " + strconv.Itoa(e.M) + " goes out."
+	}
+	return string(e.Kind)
+}}

@@ -27,20 +27,18 @@ func (e *SyntaxError) Error() string {
 // Canonical returns the canonical form of the JSON value in body, so that
 // two bodies meaning the same request have the same bytes:
 //
-//   - insignificant whitespace is removed;
-//   - object members are sorted by the bytes of their decoded keys (UTF-8);
-//   - strings are decoded and re-encoded in one escaping: \" and \\, the
-//     short escapes \b \f \n \r \t, \u00xx (lower-case hex) for the other
-//     control characters, every other character as itself in UTF-8 (the
-//     string rules of RFC 8785, the JSON Canonicalization Scheme);
-//   - numbers keep their literal text once checked against the JSON
-//     grammar: 1, 1.0 and 1e0 stay three different requests, since the
-//     server cannot know which ones its own parser would treat as equal.
+//   - no insignificant whitespace;
+//   - object members sorted by the bytes of their decoded keys (UTF-8);
+//   - strings in one escaping, RFC 8785's: \" and \\, \b \f \n \r \t,
+//     \u00xx (lower-case hex) for the other control characters, every
+//     other character as itself in UTF-8;
+//   - numbers as written, once checked against the grammar: 1, 1.0 and 1e0
+//     stay three requests, since the server cannot know which of them its
+//     own parser would treat as equal.
 //
-// It refuses, with a *SyntaxError, what is not one well-formed value (with
-// nothing but whitespace after it) and what would make "the same request"
-// ambiguous (RFC 7493, I-JSON): duplicate object keys, invalid UTF-8 and
-// unpaired UTF-16 surrogate escapes.
+// It refuses, with a *SyntaxError, what is not one well-formed value and
+// what would make "the same request" ambiguous (RFC 7493, I-JSON):
+// duplicate object keys, invalid UTF-8, unpaired UTF-16 surrogate escapes.
 func Canonical(body []byte) ([]byte, error) {
 	p := parser{in: body, out: make([]byte, 0, len(body))}
 	p.skipSpace()
@@ -54,11 +52,9 @@ func Canonical(body []byte) ([]byte, error) {
 	if !p.unsorted {
 		return p.out, nil
 	}
-	// Some object's members were out of order: write the value again,
-	// each object's members in sorted order. Every byte is copied once,
-	// so the cost stays linear in the body's size at any depth.
-	out := make([]byte, 0, len(p.out))
-	return p.emit(out, 0, len(p.out)), nil
+	// Some object's members were out of order: write it again, sorted,
+	// copying every byte once, so that any depth costs linear time.
+	return p.emit(make([]byte, 0, len(p.out)), 0, len(p.out)), nil
 }
 
 // Fingerprint is the hex SHA-256 of the canonical form of body: the value

@@ -64,7 +64,7 @@ type Result struct {
 // Tick is the virtual time between two deliveries.
 const Tick = time.Second
 
-// Run delivers the events in arrival order.
+// Run delivers the events in arrival order to a consumer.
 func Run(p Params) (Result, error) {
 	if err := p.Validate(); err != nil {
 		return Result{}, err
@@ -74,8 +74,7 @@ func Run(p Params) (Result, error) {
 	say := func(kind sim.Kind, text, ref string) {
 		s.Record(sim.Event{Kind: kind, Lane: "consumer", Text: text, Ref: ref})
 	}
-	seen := map[string]bool{}
-	var mark time.Duration = -1 // the watermark: the time of the newest applied event
+	c := consumer{strategy: p.Strategy, seen: map[string]bool{}, mark: -1}
 	newest := Event{At: -1}
 	for i, id := range p.Arrival {
 		s.RunUntil(time.Duration(i+1) * Tick)
@@ -83,22 +82,13 @@ func Run(p Params) (Result, error) {
 		if e.At > newest.At {
 			newest = e
 		}
-		say("deliver", e.ID+" arrives: plan "+e.Plan+", t = "+strconv.Itoa(int(e.At/time.Second))+".", e.ID)
-		skip := ""
-		switch {
-		case p.Strategy == Dedupe && seen[e.ID]:
-			skip = e.ID + " was applied before: skip it."
-		case p.Strategy == Watermark && e.At <= mark:
-			skip = e.ID + " (t = " + strconv.Itoa(int(e.At/time.Second)) + ") is no newer than the watermark (t = " + strconv.Itoa(int(mark/time.Second)) + "): skip it."
-		}
-		if skip != "" {
+		say("deliver", e.ID+" arrives: plan "+e.Plan+", t = "+seconds(e.At)+".", e.ID)
+		if skip := c.take(e); skip != "" {
 			res.Skipped++
 			say("skip", skip, e.ID)
 			continue
 		}
-		seen[e.ID] = true
-		mark = max(mark, e.At)
-		res.Plan = e.Plan
+		res.Plan = c.plan
 		res.Applied = append(res.Applied, e.ID)
 		say("apply", "Apply "+e.ID+": the plan is now "+e.Plan+".", e.ID)
 	}
@@ -106,6 +96,33 @@ func Run(p Params) (Result, error) {
 	res.Trace = s.Trace
 	return res, nil
 }
+
+// consumer is the subscriber's side: the plan, the ids it applied and the
+// watermark, the time of the newest event it applied.
+type consumer struct {
+	strategy Strategy
+	plan     string
+	seen     map[string]bool
+	mark     time.Duration // -1 before the first event
+}
+
+// take applies e, unless the strategy says to skip it: then it returns
+// why, and changes nothing.
+func (c *consumer) take(e Event) (skip string) {
+	switch {
+	case c.strategy == Dedupe && c.seen[e.ID]:
+		return e.ID + " was applied before: skip it."
+	case c.strategy == Watermark && e.At <= c.mark:
+		return e.ID + " (t = " + seconds(e.At) + ") is no newer than the watermark (t = " + seconds(c.mark) + "): skip it."
+	}
+	c.seen[e.ID] = true
+	c.mark = max(c.mark, e.At)
+	c.plan = e.Plan
+	return ""
+}
+
+// seconds writes a time in whole seconds: "60".
+func seconds(d time.Duration) string { return strconv.Itoa(int(d / time.Second)) }
 
 func byID(id string) Event {
 	for _, e := range Events {

@@ -82,26 +82,36 @@ func (srv *Server) Pay(r Request) Reply {
 	} else {
 		resp, err := srv.keeper.Do(context.Background(), r.Account, r.Key, r.Body,
 			func(context.Context, *idem.Claim) (int, []byte, error) { return srv.charge(r) })
-		switch {
-		case err != nil:
+		if err != nil {
 			rep = srv.refuse(r, err)
-		case resp.Outcome == idem.Replayed:
-			rep = Reply{Status: resp.Status, Body: resp.Body, Replayed: true}
-			srv.sim.Record(sim.Event{Kind: "replay", Lane: "server", Ref: chargeID(resp.Body),
-				Text: "key " + r.Key + " seen before: the saved answer is replayed, nothing charged"})
-		case resp.Outcome == idem.Mismatch:
-			rep = Reply{Status: resp.Status, Body: resp.Body}
-			srv.sim.Record(sim.Event{Kind: "reject", Lane: "server", Ref: r.Key,
-				Text: "key " + r.Key + " was used with a different body: 422, nothing charged"})
-		case resp.Outcome == idem.InProgress:
-			rep = Reply{Status: resp.Status, Body: resp.Body}
-			srv.sim.Record(sim.Event{Kind: "reject", Lane: "server", Ref: r.Key,
-				Text: "key " + r.Key + " is still being worked on: 409, retry after " + strconv.Itoa(resp.RetryAfter) + " s"})
-		default:
-			rep = Reply{Status: resp.Status, Body: resp.Body}
+		} else {
+			rep = Reply{Status: resp.Status, Body: resp.Body, Replayed: resp.Outcome == idem.Replayed}
+			srv.recordOutcome(r, resp)
 		}
 	}
 	rep.ChargeID = chargeID(rep.Body)
+	srv.recordResponse(rep)
+	return rep
+}
+
+// recordOutcome records what the keeper did with a keyed request other
+// than run it: a replay, or a refusal (422, 409).
+func (srv *Server) recordOutcome(r Request, resp idem.Response) {
+	switch resp.Outcome {
+	case idem.Replayed:
+		srv.sim.Record(sim.Event{Kind: "replay", Lane: "server", Ref: chargeID(resp.Body),
+			Text: "key " + r.Key + " seen before: the saved answer is replayed, nothing charged"})
+	case idem.Mismatch:
+		srv.sim.Record(sim.Event{Kind: "reject", Lane: "server", Ref: r.Key,
+			Text: "key " + r.Key + " was used with a different body: 422, nothing charged"})
+	case idem.InProgress:
+		srv.sim.Record(sim.Event{Kind: "reject", Lane: "server", Ref: r.Key,
+			Text: "key " + r.Key + " is still being worked on: 409, retry after " + strconv.Itoa(resp.RetryAfter) + " s"})
+	}
+}
+
+// recordResponse records the answer sent to the client.
+func (srv *Server) recordResponse(rep Reply) {
 	text := statusLine(rep.Status)
 	if rep.ChargeID != "" {
 		text += " " + rep.ChargeID
@@ -110,7 +120,6 @@ func (srv *Server) Pay(r Request) Reply {
 		text += " (Idempotent-Replayed: true)"
 	}
 	srv.sim.Record(sim.Event{Kind: "response", Lane: "server", To: "client", Text: text, Ref: rep.ChargeID})
-	return rep
 }
 
 // charge is the server's work: read the amount, take the money, answer 201.

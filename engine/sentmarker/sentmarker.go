@@ -60,49 +60,68 @@ func Run(p Params) (Result, error) {
 	if err := p.Validate(); err != nil {
 		return Result{}, err
 	}
-	s := sim.New(0)
-	say := func(kind sim.Kind, lane, to, text string) {
-		s.RunUntil(s.Now() + Tick)
-		s.Record(sim.Event{Kind: kind, Lane: lane, To: to, Text: text, Ref: "job_1"})
+	j := &job{p: p, s: sim.New(0)}
+	for n := 1; !j.run(n); n++ {
+		// each delivery until one is acknowledged
 	}
-	var res Result
-	marked := false
-	for run := 1; ; run++ {
-		res.Runs++
-		say("deliver", "queue", "job", "The queue delivers job_1 (run "+strconv.Itoa(run)+").")
-		crash := func(at Crash) bool {
-			if run == 1 && p.Crash == at {
-				say("crash", "job", "", "The job crashes before it acknowledges.")
-				s.RunUntil(s.Now() + Redelivery)
-				return true
-			}
+	j.res.Trace = j.s.Trace
+	return j.res, nil
+}
+
+// job is the job's world: the parameters, the clock, the marker in the
+// database and what happened so far.
+type job struct {
+	p      Params
+	s      *sim.Sim
+	marked bool // the sent marker is committed
+	res    Result
+}
+
+// run is the job's n-th delivery: check the marker, send, commit the
+// marker on its own, acknowledge. It reports whether the job acknowledged;
+// after a crash the queue delivers it again.
+func (j *job) run(n int) (acked bool) {
+	j.res.Runs++
+	j.say(Deliver, "queue", "job", "The queue delivers job_1 (run "+strconv.Itoa(n)+").")
+	if j.p.Marker && j.marked {
+		j.res.Skipped++
+		j.say(Skip, "job", "db", "The sent marker for job_1 is there: skip the send.")
+	} else {
+		if j.p.Marker {
+			j.say(Check, "job", "db", "No sent marker for job_1.")
+		}
+		j.res.Sent++
+		j.say(Send, "job", "provider", "The provider sends the message (message "+strconv.Itoa(j.res.Sent)+").")
+		if j.crashes(n, BeforeMarker) {
 			return false
 		}
-		if p.Marker && marked {
-			res.Skipped++
-			say("skip", "job", "db", "The sent marker for job_1 is there: skip the send.")
-		} else {
-			if p.Marker {
-				say("check", "job", "db", "No sent marker for job_1.")
-			}
-			res.Sent++
-			say("send", "job", "provider", "The provider sends the message (message "+strconv.Itoa(res.Sent)+").")
-			if crash(BeforeMarker) {
-				continue
-			}
-			if p.Marker {
-				marked = true
-				say("mark", "job", "db", "Write the sent marker for job_1.")
-			}
+		if j.p.Marker {
+			j.marked = true
+			j.say(Mark, "job", "db", "Write the sent marker for job_1.")
 		}
-		if crash(BeforeAck) {
-			continue
-		}
-		say("ack", "job", "queue", "Acknowledge job_1: the queue forgets it.")
-		break
 	}
-	res.Trace = s.Trace
-	return res, nil
+	if j.crashes(n, BeforeAck) {
+		return false
+	}
+	j.say(Ack, "job", "queue", "Acknowledge job_1: the queue forgets it.")
+	return true
+}
+
+// crashes reports whether the first run crashes at this point, and then
+// waits out the queue's redelivery.
+func (j *job) crashes(n int, at Crash) bool {
+	if n != 1 || j.p.Crash != at {
+		return false
+	}
+	j.say(Crashed, "job", "", "The job crashes before it acknowledges.")
+	j.s.RunUntil(j.s.Now() + Redelivery)
+	return true
+}
+
+// say records an event a tick after the one before.
+func (j *job) say(kind sim.Kind, lane, to, text string) {
+	j.s.RunUntil(j.s.Now() + Tick)
+	j.s.Record(sim.Event{Kind: kind, Lane: lane, To: to, Text: text, Ref: "job_1"})
 }
 
 // Kinds of the trace's events; Ref is the job.
