@@ -200,8 +200,11 @@ func (r *lockRun) redisPanel(h *HTML, st lockState) {
 	}
 	h.Open("section", "class", cls, "role", "group", "aria-label", "The keys in Redis")
 	h.Elem("h3", "Redis")
-	if r.down(st.now) {
+	switch {
+	case r.down(st.now):
 		h.Elem("p", "Unreachable until t = "+secs(r.p.Outage)+".", "class", "bad-text")
+	case r.p.Store == lock.Down:
+		h.Elem("p", "Was unreachable until t = "+secs(r.p.Outage)+".", "class", "w-note")
 	}
 	if r.p.Guard == lock.None {
 		h.Elem("p", "Not used: the server has no guard.", "class", "empty")
@@ -276,7 +279,10 @@ func (r *lockRun) timeline(h *HTML, st lockState) {
 	}
 	ticks := chart.Ticks(0, end, 5)
 	span := ticks[len(ticks)-1]
-	frac := func(d time.Duration) float64 { return min(d.Seconds()/span, 1) }
+	// The plot keeps a little room on the right for a mark at the last
+	// instant; a key that outlives the axis runs into it.
+	const plot = 0.97
+	frac := func(d time.Duration) float64 { return min(d.Seconds()/span*plot, 1) }
 	x := func(d time.Duration) string { return percent(frac(d)) }
 	width := func(from, to time.Duration) string { return percent(max(0, frac(to)-frac(from))) }
 
@@ -319,6 +325,13 @@ func (r *lockRun) timeline(h *HTML, st lockState) {
 	lanes = append(lanes, lane{"Charges", func(y int) {
 		for i, c := range st.charges {
 			h.Void("circle", "class", "lk-charge"+when(i > 0, " dup"), "cx", x(c.at), "cy", Itoa(y+6), "r", "6")
+			if i > 0 && c.at == st.charges[i-1].at {
+				dx, anchor := "10", "start" // right of the mark, or left of it in the axis's right half
+				if frac(c.at) > 0.5 {
+					dx, anchor = "-10", "end"
+				}
+				h.Elem("text", "×"+Itoa(i+1), "class", "lk-count dup", "x", x(c.at), "dx", dx, "y", Itoa(y+11), "text-anchor", anchor)
+			}
 		}
 		if st.crash != nil {
 			h.Elem("text", "✕ crash", "class", "lk-cut", "x", x(*st.crash), "dx", "10", "y", Itoa(y+11))
@@ -350,9 +363,13 @@ func (r *lockRun) timeline(h *HTML, st lockState) {
 		case len(ticks) - 1:
 			anchor = "end"
 		}
-		h.Elem("text", chart.Number(tk)+when(i == len(ticks)-1, " s"), "class", "lk-tick", "x", percent(tk/span), "y", Itoa(height-4), "text-anchor", anchor)
+		h.Elem("text", chart.Number(tk)+when(i == len(ticks)-1, " s"), "class", "lk-tick", "x", percent(tk/span*plot), "y", Itoa(height-4), "text-anchor", anchor)
 	}
 	h.Close("svg")
+	if r.p.Store == lock.Down {
+		h.Open("p", "class", "w-note lk-legend").Elem("span", "", "class", "w-swatch trigger", "aria-hidden", "true").
+			Text(" Redis unreachable, t = 0 to " + secs(r.p.Outage)).Close("p")
+	}
 	h.Close("figure")
 }
 
