@@ -73,7 +73,13 @@ func (r *lockRun) state(step int) lockState {
 	if step > 0 {
 		st.now = seen[step-1].At
 	}
+	// set starts a key's life; a SET ends the life it overwrites.
 	set := func(lives []life, e sim.Event, value string) []life {
+		for i := range lives {
+			if l := &lives[i]; l.from <= e.At && e.At < l.until {
+				l.until = e.At
+			}
+		}
 		return append(lives, life{from: e.At, until: e.At + time.Duration(e.N)*time.Second, value: value})
 	}
 	evict := func(lives []life, at time.Duration) {

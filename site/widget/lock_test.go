@@ -70,6 +70,12 @@ func TestLockKeysOverTime(t *testing.T) {
 	if redis := section(t, html, "The keys in Redis"); strings.Count(redis, "evicted at t = 120 s") != 2 {
 		t.Errorf("eviction at 120 s: want both keys evicted: %s", redis)
 	}
+	// GET-then-SET: both charges save, and the second SET overwrites the
+	// first.
+	html = render(t, &Lock, map[string]string{"guard": "get-then-set"})
+	if redis := section(t, html, "The keys in Redis"); !strings.Contains(redis, "<strong>ch_2</strong>") {
+		t.Errorf("get-then-set: want the result key to hold ch_2, which overwrote ch_1: %s", redis)
+	}
 	down := map[string]string{"store": "down", "on-down": "fail-closed"}
 	html, _ = runAt(t, &Lock, down, 1)
 	if redis := section(t, html, "The keys in Redis"); !strings.Contains(redis, "Unreachable until t = 30 s.") {
