@@ -229,6 +229,9 @@ func (r *run) next(sd *sender, at time.Duration) {
 	r.s.At(at+r.p.Retry, func() { r.send(sd) })
 }
 
+// answerKinds are the events of the answers a sender receives.
+var answerKinds = map[int]sim.Kind{answerCreated: EvCreated, answerReplay: EvReplay, answerConflict: EvConflict, answerUnavailable: EvUnavailable}
+
 // answer delivers status to sd for its send n, now, unless sd stopped
 // waiting for it.
 func (r *run) answer(sd *sender, n, status int, ref string) {
@@ -237,8 +240,7 @@ func (r *run) answer(sd *sender, n, status int, ref string) {
 		return
 	}
 	sd.waiting = 0
-	kind := map[int]sim.Kind{answerCreated: EvCreated, answerReplay: EvReplay, answerConflict: EvConflict, answerUnavailable: EvUnavailable}[status]
-	r.record(sim.Event{Kind: kind, Lane: "server", To: sd.name, N: statusCode(status), Ref: ref})
+	r.record(sim.Event{Kind: answerKinds[status], Lane: "server", To: sd.name, N: statusCode(status), Ref: ref})
 	switch status {
 	case answerCreated, answerReplay:
 		sd.done, sd.doneAt = true, r.s.Now()
