@@ -14,7 +14,7 @@
 // charge. Retrylab-Fault (ParseFaults) makes a request fail on purpose.
 // Every error is application/problem+json.
 //
-// The Store holds the keys (idem.Store) and the ledger of payments and
-// charges (Ledger): MemoryStore here, package sqlstore for SQLite,
-// PostgreSQL and Cloudflare D1, all checked by package storetest.
+// The Store (ledger.Store) holds the keys and the ledger of payments and
+// charges: ledger.MemoryStore, or package sqlstore for SQLite, PostgreSQL
+// and Cloudflare D1, all checked by package storetest.
 package idemhttp

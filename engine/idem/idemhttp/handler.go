@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/retrylab/retrylab/engine/idem"
+	"github.com/retrylab/retrylab/engine/idem/ledger"
 )
 
 // Header names the API reads and writes.
@@ -37,7 +38,7 @@ const (
 //
 // The zero Handler is not usable: set Store. The rest has defaults.
 type Handler struct {
-	Store Store
+	Store ledger.Store
 	// Clock is the key store's time; the system clock if nil.
 	Clock idem.Clock
 	// Lease and TTL are the keeper's (idem.Keeper): how long a claim holds
@@ -467,7 +468,7 @@ func (h *Handler) createPayment(r *http.Request, e *Entry) (a answer) {
 //	                     unless by a claimant that died before recording it
 //	"charged PAY CH"     charge CH was taken for payment PAY
 //
-// A takeover charges again only through Ledger.Charge, which takes at
+// A takeover charges again only through the Ledger's Charge, which takes at
 // most one charge per payment id.
 type progress struct {
 	payment string // "" until chosen
@@ -513,8 +514,8 @@ func (h *Handler) pay(ctx context.Context, c *idem.Claim, req PaymentRequest, f 
 			return probInternal.answer("recording the payment's start failed: " + err.Error()), idem.NothingHappened(err)
 		}
 	}
-	payment := Payment{ID: done.payment, Account: c.Account(), Amount: req.Amount, Currency: req.Currency,
-		Status: PaymentSucceeded, Key: c.Key(), Created: c.Created(), Fence: c.Fence()}
+	payment := ledger.Payment{ID: done.payment, Account: c.Account(), Amount: req.Amount, Currency: req.Currency,
+		Status: ledger.PaymentSucceeded, Key: c.Key(), Created: c.Created(), Fence: c.Fence()}
 	if f.Slow > 0 {
 		if err := h.sleep(ctx, f.Slow); err != nil {
 			return probInternal.answer("stopped while slowed: " + err.Error()), err
@@ -522,7 +523,7 @@ func (h *Handler) pay(ctx context.Context, c *idem.Claim, req PaymentRequest, f 
 	}
 	if done.charge == "" {
 		if f.Decline {
-			payment.Status = PaymentDeclined
+			payment.Status = ledger.PaymentDeclined
 			p, err := h.Store.SavePayment(ctx, payment)
 			if err != nil {
 				return probInternal.answer("saving the declined payment failed: " + err.Error()), err
@@ -531,7 +532,7 @@ func (h *Handler) pay(ctx context.Context, c *idem.Claim, req PaymentRequest, f 
 				Detail: "the card network declined the charge of " + strconv.FormatInt(p.Amount, 10) + " " + p.Currency, Payment: p.ID})
 			return answer{status: probDeclined.status, body: body}, nil
 		}
-		ch, _, err := h.Store.Charge(ctx, Charge{ID: newID("ch_"), Account: c.Account(), PaymentID: done.payment,
+		ch, _, err := h.Store.Charge(ctx, ledger.Charge{ID: newID("ch_"), Account: c.Account(), PaymentID: done.payment,
 			Amount: req.Amount, Currency: req.Currency, Key: c.Key(), Created: h.clock().Now(), Fence: c.Fence()})
 		if errors.Is(err, idem.ErrNotHeld) {
 			// A retry took the key over while this request was slow: it
@@ -548,7 +549,7 @@ func (h *Handler) pay(ctx context.Context, c *idem.Claim, req PaymentRequest, f 
 			return probInternal.answer("lost the key to a retry"), err
 		}
 		// Another failure to checkpoint costs nothing: a takeover would
-		// charge again through Ledger.Charge and get this same charge.
+		// charge again through the Ledger's Charge and get this same charge.
 		if f.CrashAfterCharge {
 			panic(crash{})
 		}
@@ -573,7 +574,7 @@ type paymentDoc struct {
 	Created        int64  `json:"created"`
 }
 
-func paymentJSON(p Payment) paymentDoc {
+func paymentJSON(p ledger.Payment) paymentDoc {
 	return paymentDoc{ID: p.ID, Object: "payment", Amount: p.Amount, Currency: p.Currency, Status: p.Status,
 		Charge: p.ChargeID, IdempotencyKey: p.Key, Created: p.Created.Unix()}
 }
@@ -597,7 +598,7 @@ const (
 
 func (h *Handler) listCharges(r *http.Request, account string) answer {
 	q := r.URL.Query()
-	page := Page{Limit: defaultChargeLimit, StartingAfter: q.Get("starting_after")}
+	page := ledger.Page{Limit: defaultChargeLimit, StartingAfter: q.Get("starting_after")}
 	if s := q.Get("limit"); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 1 || n > maxChargeLimit {
@@ -607,7 +608,7 @@ func (h *Handler) listCharges(r *http.Request, account string) answer {
 	}
 	charges, hasMore, total, err := h.Store.Charges(r.Context(), account, page)
 	switch {
-	case errors.Is(err, ErrNoSuchCharge):
+	case errors.Is(err, ledger.ErrNoSuchCharge):
 		return probInvalidRequest.answer("starting_after=" + short(page.StartingAfter) + ": no such charge in this account")
 	case err != nil:
 		return probInternal.answer("reading the charges failed: " + err.Error())

@@ -13,6 +13,7 @@ import (
 
 	"github.com/retrylab/retrylab/engine/idem"
 	"github.com/retrylab/retrylab/engine/idem/idemhttp"
+	"github.com/retrylab/retrylab/engine/idem/ledger"
 )
 
 const body2500 = `{"amount":2500,"currency":"usd"}`
@@ -48,7 +49,7 @@ func problemOf(t *testing.T, h http.Handler, rec *httptest.ResponseRecorder) (ty
 }
 
 func TestRequestErrors(t *testing.T) {
-	h := &idemhttp.Handler{Store: idemhttp.NewMemoryStore()}
+	h := &idemhttp.Handler{Store: ledger.NewMemoryStore()}
 	auth := "Authorization"
 	bearer := "Bearer sk_test"
 	big := `{"amount":2500,"currency":"usd"}` + strings.Repeat(" ", idemhttp.MaxBody-len(body2500)+1)
@@ -151,7 +152,7 @@ func (r *countingReader) Read(p []byte) (int, error) {
 }
 
 func TestLargeBodyIsNotRead(t *testing.T) {
-	h := &idemhttp.Handler{Store: idemhttp.NewMemoryStore()}
+	h := &idemhttp.Handler{Store: ledger.NewMemoryStore()}
 	hdr := []string{"Authorization", "Bearer t", "Idempotency-Key", "k"}
 	// Declared too long: refused before a byte is read.
 	req := httptest.NewRequest("POST", "/v1/payments", &countingReader{t: t, limit: 0})
@@ -185,7 +186,7 @@ func TestLargeBodyIsNotRead(t *testing.T) {
 }
 
 func TestQuotedKeyIsTheBareKey(t *testing.T) {
-	h := &idemhttp.Handler{Store: idemhttp.NewMemoryStore()}
+	h := &idemhttp.Handler{Store: ledger.NewMemoryStore()}
 	first := serve(h, "POST", "/v1/payments", strings.NewReader(body2500), "Authorization", "Bearer t", "Idempotency-Key", `order-"7"\x`)
 	if first.Code != 201 {
 		t.Fatalf("%d %s", first.Code, first.Body)
@@ -197,7 +198,7 @@ func TestQuotedKeyIsTheBareKey(t *testing.T) {
 }
 
 func TestIndexAndProblems(t *testing.T) {
-	h := &idemhttp.Handler{Store: idemhttp.NewMemoryStore()}
+	h := &idemhttp.Handler{Store: ledger.NewMemoryStore()}
 	rec := serve(h, "GET", "/", nil)
 	if rec.Code != 200 || !strings.Contains(rec.Body.String(), "POST /v1/payments") {
 		t.Fatalf("GET /: %d %s", rec.Code, rec.Body)
@@ -220,7 +221,7 @@ func TestIndexAndProblems(t *testing.T) {
 // Over real HTTP the lost answers are lost: the connection closes with
 // no response at all.
 func TestLostAnswersDropTheConnection(t *testing.T) {
-	store := idemhttp.NewMemoryStore()
+	store := ledger.NewMemoryStore()
 	var mu sync.Mutex
 	var entries []idemhttp.Entry
 	h := &idemhttp.Handler{Store: store, Log: func(e idemhttp.Entry) {
@@ -283,7 +284,7 @@ func TestLostAnswersDropTheConnection(t *testing.T) {
 }
 
 func TestSlowIsSlow(t *testing.T) {
-	h := &idemhttp.Handler{Store: idemhttp.NewMemoryStore()}
+	h := &idemhttp.Handler{Store: ledger.NewMemoryStore()}
 	start := time.Now()
 	rec := serve(h, "POST", "/v1/payments", strings.NewReader(body2500), "Authorization", "Bearer t", "Idempotency-Key", "k", "Retrylab-Fault", "slow=150")
 	if took := time.Since(start); rec.Code != 201 || took < 150*time.Millisecond {
@@ -368,7 +369,7 @@ func TestParsePayment(t *testing.T) {
 // An error about a value echoes at most a short prefix of it, however
 // much was sent.
 func TestErrorsEchoAShortPrefix(t *testing.T) {
-	h := &idemhttp.Handler{Store: idemhttp.NewMemoryStore()}
+	h := &idemhttp.Handler{Store: ledger.NewMemoryStore()}
 	long := strings.Repeat("9", 60_000)
 	for name, body := range map[string]string{
 		"amount":   `{"amount":` + long + `,"currency":"usd"}`,
