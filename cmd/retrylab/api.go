@@ -170,7 +170,7 @@ func serveAPI(ctx context.Context, cfg apiConfig, stdout, stderr io.Writer, read
 	base := "http://" + displayAddr(cfg.addr, ln.Addr())
 
 	var logMu sync.Mutex
-	h := &idemhttp.Handler{Store: store, Lease: cfg.lease, TTL: cfg.ttl, Log: func(e idemhttp.Entry) {
+	h := &idemhttp.Sandbox{Store: store, Lease: cfg.lease, TTL: cfg.ttl, Log: func(e idemhttp.Entry) {
 		logMu.Lock()
 		fmt.Fprintln(stderr, e.Time.Format("15:04:05.000"), e.String())
 		logMu.Unlock()

@@ -49,7 +49,7 @@ func problemOf(t *testing.T, h http.Handler, rec *httptest.ResponseRecorder) (ty
 }
 
 func TestRequestErrors(t *testing.T) {
-	h := &idemhttp.Handler{Store: ledger.NewMemoryStore()}
+	h := &idemhttp.Sandbox{Store: ledger.NewMemoryStore()}
 	auth := "Authorization"
 	bearer := "Bearer sk_test"
 	big := `{"amount":2500,"currency":"usd"}` + strings.Repeat(" ", idemhttp.MaxBody-len(body2500)+1)
@@ -152,7 +152,7 @@ func (r *countingReader) Read(p []byte) (int, error) {
 }
 
 func TestLargeBodyIsNotRead(t *testing.T) {
-	h := &idemhttp.Handler{Store: ledger.NewMemoryStore()}
+	h := &idemhttp.Sandbox{Store: ledger.NewMemoryStore()}
 	hdr := []string{"Authorization", "Bearer t", "Idempotency-Key", "k"}
 	// Declared too long: refused before a byte is read.
 	req := httptest.NewRequest("POST", "/v1/payments", &countingReader{t: t, limit: 0})
@@ -186,7 +186,7 @@ func TestLargeBodyIsNotRead(t *testing.T) {
 }
 
 func TestQuotedKeyIsTheBareKey(t *testing.T) {
-	h := &idemhttp.Handler{Store: ledger.NewMemoryStore()}
+	h := &idemhttp.Sandbox{Store: ledger.NewMemoryStore()}
 	first := serve(h, "POST", "/v1/payments", strings.NewReader(body2500), "Authorization", "Bearer t", "Idempotency-Key", `order-"7"\x`)
 	if first.Code != 201 {
 		t.Fatalf("%d %s", first.Code, first.Body)
@@ -198,7 +198,7 @@ func TestQuotedKeyIsTheBareKey(t *testing.T) {
 }
 
 func TestIndexAndProblems(t *testing.T) {
-	h := &idemhttp.Handler{Store: ledger.NewMemoryStore()}
+	h := &idemhttp.Sandbox{Store: ledger.NewMemoryStore()}
 	rec := serve(h, "GET", "/", nil)
 	if rec.Code != 200 || !strings.Contains(rec.Body.String(), "POST /v1/payments") {
 		t.Fatalf("GET /: %d %s", rec.Code, rec.Body)
@@ -224,7 +224,7 @@ func TestLostAnswersDropTheConnection(t *testing.T) {
 	store := ledger.NewMemoryStore()
 	var mu sync.Mutex
 	var entries []idemhttp.Entry
-	h := &idemhttp.Handler{Store: store, Log: func(e idemhttp.Entry) {
+	h := &idemhttp.Sandbox{Store: store, Log: func(e idemhttp.Entry) {
 		mu.Lock()
 		entries = append(entries, e)
 		mu.Unlock()
@@ -284,7 +284,7 @@ func TestLostAnswersDropTheConnection(t *testing.T) {
 }
 
 func TestSlowIsSlow(t *testing.T) {
-	h := &idemhttp.Handler{Store: ledger.NewMemoryStore()}
+	h := &idemhttp.Sandbox{Store: ledger.NewMemoryStore()}
 	start := time.Now()
 	rec := serve(h, "POST", "/v1/payments", strings.NewReader(body2500), "Authorization", "Bearer t", "Idempotency-Key", "k", "Retrylab-Fault", "slow=150")
 	if took := time.Since(start); rec.Code != 201 || took < 150*time.Millisecond {
@@ -369,7 +369,7 @@ func TestParsePayment(t *testing.T) {
 // An error about a value echoes at most a short prefix of it, however
 // much was sent.
 func TestErrorsEchoAShortPrefix(t *testing.T) {
-	h := &idemhttp.Handler{Store: ledger.NewMemoryStore()}
+	h := &idemhttp.Sandbox{Store: ledger.NewMemoryStore()}
 	long := strings.Repeat("9", 60_000)
 	for name, body := range map[string]string{
 		"amount":   `{"amount":` + long + `,"currency":"usd"}`,

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"strconv"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/retrylab/retrylab/engine/idem"
@@ -30,10 +29,6 @@ const (
 	// checked by one pass over the bytes before anything else reads the
 	// body, so a body nested thousands deep costs no more than a flat one.
 	MaxDepth = 32
-	// MaxSlow is the longest delay slow=MS may ask for: 10 s, the card
-	// network call the lease arithmetic in idem.DefaultLease allows for,
-	// so that a slow request is still within its lease.
-	MaxSlow = 10 * time.Second
 )
 
 // Errors of ParseKey, besides idem.CheckKey's.
@@ -103,93 +98,6 @@ func unquote(v string) (string, bool) {
 		}
 	}
 	return b.String(), true
-}
-
-// Faults are what a request asks the server to do wrong, with the
-// Retrylab-Fault header: a comma-separated list of
-//
-//	lose-request        the request never arrives: nothing happens, no answer
-//	lose-response       the work is done, then the answer is lost
-//	slow=MS             the work takes MS milliseconds longer (0 to 10000)
-//	crash-after-charge  the server dies right after charging the card
-//	decline             the card network declines the card (402, saved)
-//	unavailable         the card network cannot be reached (503, not saved)
-type Faults struct {
-	LoseRequest      bool
-	LoseResponse     bool
-	Slow             time.Duration
-	CrashAfterCharge bool
-	Decline          bool
-	Unavailable      bool
-}
-
-// FaultNames lists the faults Retrylab-Fault knows, for messages.
-const FaultNames = "lose-request, lose-response, slow=MS, crash-after-charge, decline, unavailable"
-
-// ParseFaults reads the Retrylab-Fault header from its field values. No
-// header means no faults.
-func ParseFaults(values []string) (Faults, error) {
-	var f Faults
-	seen := map[string]bool{}
-	for _, v := range values {
-		for _, item := range strings.Split(v, ",") {
-			item = strings.Trim(item, " \t")
-			if item == "" {
-				continue
-			}
-			name, arg, hasArg := strings.Cut(item, "=")
-			if seen[name] {
-				return Faults{}, errors.New("fault " + short(name) + " listed twice")
-			}
-			seen[name] = true
-			if hasArg != (name == "slow") {
-				if hasArg {
-					return Faults{}, errors.New("fault " + short(name) + " takes no value")
-				}
-				return Faults{}, errors.New(`fault "slow" needs a value: slow=MS, 0 to ` + strconv.Itoa(int(MaxSlow/time.Millisecond)))
-			}
-			switch name {
-			case "lose-request":
-				f.LoseRequest = true
-			case "lose-response":
-				f.LoseResponse = true
-			case "crash-after-charge":
-				f.CrashAfterCharge = true
-			case "decline":
-				f.Decline = true
-			case "unavailable":
-				f.Unavailable = true
-			case "slow":
-				// The bound is checked on the number itself, before it
-				// becomes a Duration, which could overflow.
-				ms, err := strconv.Atoi(arg)
-				if err != nil || ms < 0 || ms > int(MaxSlow/time.Millisecond) || strings.HasPrefix(arg, "+") {
-					return Faults{}, errors.New("slow=" + short(arg) + ": want a whole number of milliseconds from 0 to " + strconv.Itoa(int(MaxSlow/time.Millisecond)))
-				}
-				f.Slow = time.Duration(ms) * time.Millisecond
-			default:
-				return Faults{}, errors.New("unknown fault " + short(item) + " (known: " + FaultNames + ")")
-			}
-		}
-	}
-	return f, nil
-}
-
-// String lists the faults in the header's syntax, "" for none.
-func (f Faults) String() string {
-	var out []string
-	add := func(on bool, name string) {
-		if on {
-			out = append(out, name)
-		}
-	}
-	add(f.LoseRequest, "lose-request")
-	add(f.LoseResponse, "lose-response")
-	add(f.Slow > 0, "slow="+strconv.FormatInt(f.Slow.Milliseconds(), 10))
-	add(f.CrashAfterCharge, "crash-after-charge")
-	add(f.Decline, "decline")
-	add(f.Unavailable, "unavailable")
-	return strings.Join(out, ",")
 }
 
 // PaymentRequest is the body of POST /v1/payments.

@@ -70,6 +70,8 @@ type Ledger interface {
 	// nothing more is taken (the payment processor's own idempotency,
 	// keyed by payment, which is what lets a takeover retry the charge
 	// safely). A stale c.Fence with no charge stored: idem.ErrNotHeld.
+	// The card network may refuse: ErrDeclined, or ErrUnavailable when it
+	// cannot be reached; either way this call charged nothing.
 	//
 	//	INSERT INTO charges (...) SELECT ... WHERE EXISTS (the claim at c.Fence)
 	//	ON CONFLICT (payment_id) DO NOTHING RETURNING ...
@@ -93,6 +95,15 @@ type Page struct {
 	Limit         int
 	StartingAfter string
 }
+
+// Charge's refusals by the card network. Neither store here ever
+// returns them (they have no card network to refuse); the sandbox's
+// faults do, on request, and the API answers them as it would a real
+// network's.
+var (
+	ErrDeclined    = errors.New("ledger: the card network declined the charge")
+	ErrUnavailable = errors.New("ledger: the card network could not be reached")
+)
 
 // ErrNoSuchCharge is Charges' error for a cursor that names no charge of
 // the account.

@@ -26,12 +26,12 @@ type api struct {
 	t     *testing.T
 	store ledger.Store
 	clock *idem.ManualClock
-	h     *idemhttp.Handler
+	h     *idemhttp.Sandbox
 }
 
 func newAPI(t *testing.T, s ledger.Store) *api {
 	clock := idem.NewManualClock(T0)
-	return &api{t: t, store: s, clock: clock, h: &idemhttp.Handler{Store: s, Clock: clock, Lease: 30 * time.Second}}
+	return &api{t: t, store: s, clock: clock, h: &idemhttp.Sandbox{Store: s, Clock: clock, Lease: 30 * time.Second}}
 }
 
 // reply is a response as the tests read it.

@@ -173,7 +173,7 @@ const (
 
 func (sc *scenario) run(s ledger.Store) error {
 	clock := idem.NewManualClock(T0)
-	h := &idemhttp.Handler{Store: dying{s}, Clock: clock, Lease: sc.lease, TTL: sc.ttl}
+	h := &idemhttp.Sandbox{Store: dying{s}, Clock: clock, Lease: sc.lease, TTL: sc.ttl}
 	account, _ := idemhttp.AccountOf("Bearer " + propToken)
 	ctx := context.Background()
 
