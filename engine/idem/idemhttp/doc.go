@@ -4,8 +4,8 @@
 //
 // POST /v1/payments needs a bearer token (any token names a sandbox
 // account: AccountOf) and an Idempotency-Key (ParseKey). The body, a
-// payment (ParsePayment), is fingerprinted in its canonical form; the key
-// is claimed before any work; the saved answer is replayed with
+// payment (ledger.ParsePayment), is fingerprinted in its canonical form;
+// the key is claimed before any work; the saved answer is replayed with
 // Idempotent-Replayed: true; a retry while the first request runs gets
 // 409 with Retry-After, the key with another body 422. Failures where
 // nothing happened release the key; failures after the work began are

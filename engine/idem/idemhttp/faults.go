@@ -56,12 +56,12 @@ func ParseFaults(values []string) (Faults, error) {
 			}
 			name, arg, hasArg := strings.Cut(item, "=")
 			if seen[name] {
-				return Faults{}, errors.New("fault " + short(name) + " listed twice")
+				return Faults{}, errors.New("fault " + idem.Excerpt(name) + " listed twice")
 			}
 			seen[name] = true
 			if hasArg != (name == "slow") {
 				if hasArg {
-					return Faults{}, errors.New("fault " + short(name) + " takes no value")
+					return Faults{}, errors.New("fault " + idem.Excerpt(name) + " takes no value")
 				}
 				return Faults{}, errors.New(`fault "slow" needs a value: slow=MS, 0 to ` + strconv.Itoa(int(MaxSlow/time.Millisecond)))
 			}
@@ -81,11 +81,11 @@ func ParseFaults(values []string) (Faults, error) {
 				// becomes a Duration, which could overflow.
 				ms, err := strconv.Atoi(arg)
 				if err != nil || ms < 0 || ms > int(MaxSlow/time.Millisecond) || strings.HasPrefix(arg, "+") {
-					return Faults{}, errors.New("slow=" + short(arg) + ": want a whole number of milliseconds from 0 to " + strconv.Itoa(int(MaxSlow/time.Millisecond)))
+					return Faults{}, errors.New("slow=" + idem.Excerpt(arg) + ": want a whole number of milliseconds from 0 to " + strconv.Itoa(int(MaxSlow/time.Millisecond)))
 				}
 				f.Slow = time.Duration(ms) * time.Millisecond
 			default:
-				return Faults{}, errors.New("unknown fault " + short(item) + " (known: " + FaultNames + ")")
+				return Faults{}, errors.New("unknown fault " + idem.Excerpt(item) + " (known: " + FaultNames + ")")
 			}
 		}
 	}

@@ -167,7 +167,7 @@ func (h *Handler) buildMux() {
 		code := r.PathValue("code")
 		pr, ok := problems[code]
 		if !ok {
-			return probNotFound.answer("no problem type " + short(code))
+			return probNotFound.answer("no problem type " + idem.Excerpt(code))
 		}
 		return answer{status: http.StatusOK, body: jsonBody(struct {
 			Type        string `json:"type"`
@@ -263,7 +263,7 @@ func (h *Handler) createPayment(r *http.Request, e *Entry) (a answer) {
 	}
 	e.Key = key
 	if ct := r.Header.Get("Content-Type"); !jsonType(ct) {
-		return probUnsupportedType.answer("Content-Type is " + short(ct) + "; send the body as application/json (curl: -H 'Content-Type: application/json')")
+		return probUnsupportedType.answer("Content-Type is " + idem.Excerpt(ct) + "; send the body as application/json (curl: -H 'Content-Type: application/json')")
 	}
 	if r.ContentLength > MaxBody {
 		return probTooLarge.answer("Content-Length is " + strconv.FormatInt(r.ContentLength, 10) + " bytes; the limit is " + strconv.Itoa(MaxBody))
@@ -275,7 +275,7 @@ func (h *Handler) createPayment(r *http.Request, e *Entry) (a answer) {
 	case len(body) > MaxBody:
 		return probTooLarge.answer("the body is longer than " + strconv.Itoa(MaxBody) + " bytes")
 	}
-	req, err := ParsePayment(body)
+	req, err := ledger.ParsePayment(body)
 	if err != nil {
 		return probInvalidRequest.answer(err.Error())
 	}
@@ -365,7 +365,7 @@ func (p progress) String() string {
 // pay is the work of POST /v1/payments under a claimed key: choose the
 // payment's id, charge the card for it, save the payment, each step
 // recorded so that a takeover resumes after the last one that finished.
-func (h *Handler) pay(ctx context.Context, c *idem.Claim, req PaymentRequest) (answer, error) {
+func (h *Handler) pay(ctx context.Context, c *idem.Claim, req ledger.PaymentRequest) (answer, error) {
 	done := parseProgress(c.RecoveryPoint())
 	fresh := done.payment == "" // no claimant before this one chose a payment, so none charged
 	if fresh {
@@ -460,14 +460,14 @@ func (h *Handler) listCharges(r *http.Request, account string) answer {
 	if s := q.Get("limit"); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 1 || n > maxChargeLimit {
-			return probInvalidRequest.answer("limit=" + short(s) + ": want a whole number from 1 to " + strconv.Itoa(maxChargeLimit))
+			return probInvalidRequest.answer("limit=" + idem.Excerpt(s) + ": want a whole number from 1 to " + strconv.Itoa(maxChargeLimit))
 		}
 		page.Limit = n
 	}
 	charges, hasMore, total, err := h.Store.Charges(r.Context(), account, page)
 	switch {
 	case errors.Is(err, ledger.ErrNoSuchCharge):
-		return probInvalidRequest.answer("starting_after=" + short(page.StartingAfter) + ": no such charge in this account")
+		return probInvalidRequest.answer("starting_after=" + idem.Excerpt(page.StartingAfter) + ": no such charge in this account")
 	case err != nil:
 		return probInternal.answer("reading the charges failed: " + err.Error())
 	}

@@ -353,19 +353,6 @@ func TestParseKey(t *testing.T) {
 	}
 }
 
-func TestParsePayment(t *testing.T) {
-	req, err := idemhttp.ParsePayment([]byte(" { \"currency\" : \"U\\u0053D\", \"amount\" : 99999999 } "))
-	if err != nil || req.Amount != 99999999 || req.Currency != "usd" {
-		t.Fatalf("ParsePayment = %+v, %v", req, err)
-	}
-	for _, bad := range []string{``, `null`, `{}`, `{"amount":-1,"currency":"usd"}`, `{"amount":1e3,"currency":"usd"}`,
-		`{"amount":01,"currency":"usd"}`, `{"amount":1,"currency":"usdd"}`, `{"amount":1,"currency":null}`, `{"Amount":1,"currency":"usd"}`} {
-		if _, err := idemhttp.ParsePayment([]byte(bad)); err == nil {
-			t.Errorf("ParsePayment(%s): no error", bad)
-		}
-	}
-}
-
 // An error about a value echoes at most a short prefix of it, however
 // much was sent.
 func TestErrorsEchoAShortPrefix(t *testing.T) {

@@ -6,30 +6,16 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/retrylab/retrylab/engine/idem"
 )
 
-// Limits on what a request may carry.
-const (
-	// MaxBody is the largest request body read, in bytes: 64 KiB. A
-	// payment is about 40 bytes of JSON; the limit leaves room for any
-	// sane client and keeps a hostile one from making the server buffer
-	// and hash megabytes per request.
-	MaxBody = 64 << 10
-	// MaxAmount is the largest amount, in the currency's smallest unit:
-	// 99,999,999 (eight digits, 999,999.99 in a two-decimal currency, the
-	// ceiling Stripe documents for a charge).
-	MaxAmount = 99_999_999
-	// MaxDepth is the deepest nesting of arrays and objects a payment body
-	// may have: 32. A payment is one flat object (depth 1); the bound is
-	// checked by one pass over the bytes before anything else reads the
-	// body, so a body nested thousands deep costs no more than a flat one.
-	MaxDepth = 32
-)
+// MaxBody is the largest request body read, in bytes: 64 KiB. A payment
+// is about 40 bytes of JSON; the limit leaves room for any sane client and
+// keeps a hostile one from making the server buffer and hash megabytes per
+// request. What the body may hold is ledger.ParsePayment's.
+const MaxBody = 64 << 10
 
 // Errors of ParseKey, besides idem.CheckKey's.
 var (
@@ -98,124 +84,6 @@ func unquote(v string) (string, bool) {
 		}
 	}
 	return b.String(), true
-}
-
-// PaymentRequest is the body of POST /v1/payments.
-type PaymentRequest struct {
-	Amount   int64  // 1 to MaxAmount, in the currency's smallest unit
-	Currency string // three letters, lower-cased
-}
-
-// ParsePayment reads a payment request: one JSON object with exactly the
-// members "amount", a whole number from 1 to MaxAmount written without
-// fraction or exponent, and "currency", an ISO 4217 code in either case.
-// The JSON must also pass idem.Canonical (no duplicate members, valid
-// UTF-8), and nest no deeper than MaxDepth, which is checked first.
-func ParsePayment(body []byte) (PaymentRequest, error) {
-	if at := tooDeep(body, MaxDepth); at >= 0 {
-		return PaymentRequest{}, errors.New("the body nests arrays or objects deeper than " + strconv.Itoa(MaxDepth) +
-			" levels (at byte " + strconv.Itoa(at) + `); a payment is one flat object like {"amount":2500,"currency":"usd"}`)
-	}
-	canon, err := idem.Canonical(body)
-	if err != nil {
-		var se *idem.SyntaxError
-		if errors.As(err, &se) {
-			return PaymentRequest{}, errors.New("the body is not valid JSON: at byte " + strconv.Itoa(se.Offset) + ": " + se.Msg)
-		}
-		return PaymentRequest{}, err
-	}
-	if canon[0] != '{' {
-		return PaymentRequest{}, errors.New(`the body must be a JSON object like {"amount":2500,"currency":"usd"}`)
-	}
-	var members map[string]json.RawMessage
-	if err := json.Unmarshal(canon, &members); err != nil {
-		return PaymentRequest{}, errors.New("the body is not a JSON object: " + err.Error())
-	}
-	for name := range members {
-		if name != "amount" && name != "currency" {
-			return PaymentRequest{}, errors.New("unknown member " + strconv.Quote(name) + ` (a payment has "amount" and "currency")`)
-		}
-	}
-	var req PaymentRequest
-	amount, ok := members["amount"]
-	if !ok {
-		return PaymentRequest{}, errors.New(`"amount" is missing: a whole number of cents, like 2500`)
-	}
-	if req.Amount, ok = wholeNumber(amount); !ok || req.Amount > MaxAmount {
-		return PaymentRequest{}, errors.New(`"amount" is ` + short(string(amount)) + ": want a whole number from 1 to " + strconv.Itoa(MaxAmount) + ", in cents, like 2500")
-	}
-	raw, ok := members["currency"]
-	if !ok {
-		return PaymentRequest{}, errors.New(`"currency" is missing: three letters, like "usd"`)
-	}
-	var cur string
-	if json.Unmarshal(raw, &cur) != nil {
-		return PaymentRequest{}, errors.New(`"currency" is ` + short(string(raw)) + `: want an ISO 4217 code, like "usd"`)
-	}
-	if req.Currency, ok = Currency(cur); !ok {
-		return PaymentRequest{}, errors.New(`"currency" is ` + short(string(raw)) + `: not an ISO 4217 currency code (like "usd", "eur" or "jpy")`)
-	}
-	return req, nil
-}
-
-// Canonical is the request's canonical JSON: what the key store
-// fingerprints, so that two bodies asking for the same payment ("USD" and
-// "usd", members in either order) are one request.
-func (r PaymentRequest) Canonical() []byte {
-	return []byte(`{"amount":` + strconv.FormatInt(r.Amount, 10) + `,"currency":"` + r.Currency + `"}`)
-}
-
-// tooDeep returns the offset of the first bracket that opens level max+1
-// of nesting in body, or -1: one pass, strings skipped, no other
-// checking (the parser that follows does that).
-func tooDeep(body []byte, max int) int {
-	depth := 0
-	for i := 0; i < len(body); i++ {
-		switch body[i] {
-		case '"':
-			for i++; i < len(body) && body[i] != '"'; i++ {
-				if body[i] == '\\' {
-					i++
-				}
-			}
-		case '{', '[':
-			if depth++; depth > max {
-				return i
-			}
-		case '}', ']':
-			depth--
-		}
-	}
-	return -1
-}
-
-// short quotes s for an error message, cut to its first 32 bytes (and
-// "..." after them) so that an answer never echoes much of what was sent.
-func short(s string) string {
-	const max = 32
-	if len(s) <= max {
-		return strconv.Quote(s)
-	}
-	cut := max
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return strconv.Quote(s[:cut]) + "..."
-}
-
-// wholeNumber reads a JSON number written as [1-9][0-9]*, up to 18 digits.
-func wholeNumber(raw []byte) (int64, bool) {
-	if len(raw) == 0 || len(raw) > 18 || raw[0] < '1' || raw[0] > '9' {
-		return 0, false
-	}
-	var n int64
-	for _, c := range raw {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		n = n*10 + int64(c-'0')
-	}
-	return n, true
 }
 
 // ErrNoToken is returned by AccountOf for a request without a bearer token.

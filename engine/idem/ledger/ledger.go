@@ -1,9 +1,12 @@
 // Package ledger is what the sandbox payments API keeps beside its
 // idempotency keys: the payments and the card charges they make (Ledger),
 // the Store every backend implements (keys and ledger in one), and one in
-// memory (MemoryStore). It is pure: no wall clock, no randomness, no I/O.
-// The HTTP handler (idemhttp) and the SQL stores (sqlstore) both import
-// it; it imports neither.
+// memory (MemoryStore); and what a client asks to pay (ParsePayment), the
+// step both payment servers take, the API's and the simulation's. It is
+// pure: no wall clock, no randomness, no I/O, no encoding/json (the
+// simulation runs in the page's WebAssembly module). The HTTP handler
+// (idemhttp), the SQL stores (sqlstore) and the payment model
+// (engine/payment) import it; it imports none of them.
 package ledger
 
 import (
