@@ -11,11 +11,13 @@ import (
 const (
 	// MaxAmount is the largest amount a payment may ask for, in the
 	// currency's smallest unit: 99,999,999, eight digits (999,999.99 in a
-	// two-decimal currency), the most Stripe takes for one charge. It is
-	// the one limit of both payment servers, the sandbox API's and the
-	// simulation's (engine/payment), whose client may pay any amount up
-	// to it: a payment the simulator shows is one the API would take. The
-	// API page (content/api.md) and the problem type state it.
+	// two-decimal currency), the most Stripe takes for one charge (its API
+	// reference, https://docs.stripe.com/api/charges/object: an amount has
+	// up to eight digits). It is the one limit of both payment servers,
+	// the sandbox API's and the simulation's (engine/payment), whose
+	// client may pay any amount up to it: a payment the simulator shows is
+	// one the API would take. The API page (content/api.md) and the
+	// problem type state it.
 	MaxAmount = 99_999_999
 	// MaxDepth is the deepest nesting of arrays and objects a payment body
 	// may have: 32. A payment is one flat object (depth 1); the bound is
