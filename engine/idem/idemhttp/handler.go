@@ -255,11 +255,14 @@ func (h *Handler) createPayment(r *http.Request, e *Entry) (a answer) {
 	}
 	e.Account = account
 	key, err := ParseKey(r.Header.Values(KeyHeader))
+	var invalid *idem.KeyError
 	switch {
 	case errors.Is(err, idem.ErrMissingKey):
 		return probMissingKey.answer("send an Idempotency-Key header, a new one for each payment, the same one on its retries")
-	case err != nil:
-		return probInvalidKey.answer(strings.TrimPrefix(strings.TrimPrefix(err.Error(), "idem: "), "idemhttp: "))
+	case errors.As(err, &invalid):
+		return probInvalidKey.answer(invalid.Reason)
+	case err != nil: // none of ParseKey's own: said as it is
+		return probInvalidKey.answer(err.Error())
 	}
 	e.Key = key
 	if ct := r.Header.Get("Content-Type"); !jsonType(ct) {

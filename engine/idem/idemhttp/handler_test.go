@@ -368,3 +368,28 @@ func TestErrorsEchoAShortPrefix(t *testing.T) {
 		}
 	}
 }
+
+// An invalid key's answer gives the reason as written for the client,
+// with no Go package's prefix.
+func TestInvalidKeySaysTheReason(t *testing.T) {
+	h := &idemhttp.Handler{Store: ledger.NewMemoryStore()}
+	for _, tc := range []struct {
+		values []string
+		err    *idem.KeyError
+	}{
+		{[]string{"a", "b"}, idemhttp.ErrKeyRepeated},
+		{[]string{`"abc`}, idemhttp.ErrKeyQuoting},
+		{[]string{" "}, idemhttp.ErrKeyEmpty},
+		{[]string{strings.Repeat("k", 256)}, idem.ErrKeyTooLong},
+		{[]string{"café"}, idem.ErrKeyNotPrintable},
+	} {
+		hdr := []string{"Authorization", "Bearer t"}
+		for _, v := range tc.values {
+			hdr = append(hdr, "Idempotency-Key", v)
+		}
+		rec := serve(h, "POST", "/v1/payments", strings.NewReader(body2500), hdr...)
+		if _, detail := problemOf(t, h, rec); rec.Code != 400 || detail != tc.err.Reason {
+			t.Errorf("Idempotency-Key %q: %d, detail %q; want 400, %q", tc.values, rec.Code, detail, tc.err.Reason)
+		}
+	}
+}

@@ -17,11 +17,12 @@ import (
 // request. What the body may hold is ledger.ParsePayment's.
 const MaxBody = 64 << 10
 
-// Errors of ParseKey, besides idem.CheckKey's.
+// Errors of ParseKey, besides idem.CheckKey's: each an *idem.KeyError,
+// whose Reason the API answers.
 var (
-	ErrKeyRepeated = errors.New("idemhttp: more than one Idempotency-Key header")
-	ErrKeyQuoting  = errors.New(`idemhttp: a quoted Idempotency-Key must be one structured-field string: "...", with only \" and \\ escaped`)
-	ErrKeyEmpty    = errors.New("idemhttp: the Idempotency-Key header is empty")
+	ErrKeyRepeated = &idem.KeyError{Reason: "more than one Idempotency-Key header"}
+	ErrKeyQuoting  = &idem.KeyError{Reason: `a quoted Idempotency-Key must be one structured-field string: "...", with only \" and \\ escaped`}
+	ErrKeyEmpty    = &idem.KeyError{Reason: "the Idempotency-Key header is empty"}
 )
 
 // ParseKey reads the Idempotency-Key header from its field values (as
