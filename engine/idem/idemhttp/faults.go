@@ -127,6 +127,9 @@ func (f Faults) String() string {
 type faults struct{ next http.Handler }
 
 func (f faults) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// The Handler's route "POST /v1/payments", matched as its ServeMux
+	// does, on the clean path alone. A ServeMux here would redirect the
+	// unclean paths that the Handler answers with a 404 problem.
 	if r.Method != http.MethodPost || r.URL.Path != "/v1/payments" {
 		f.next.ServeHTTP(w, r)
 		return
