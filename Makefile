@@ -41,6 +41,10 @@ lint:
 	$(GO) vet ./...
 	@heavy=$$(GOOS=js GOARCH=wasm $(GO) list -deps ./wasm/ | grep -xE 'fmt|html/template|text/template|encoding/json|net/http|net/url|reflect' || true); \
 	  if [ -n "$$heavy" ]; then echo "wasm/ must not import: $$heavy"; exit 1; fi
+	@impure=$$($(GO) list -deps ./engine/idem/ ./engine/idem/ledger/ | grep -E '^(os|net|database/sql|crypto/rand|math/rand)(/|$$)|/engine/idem/(idemhttp|sqlstore)' || true); \
+	  if [ -n "$$impure" ]; then echo "engine/idem and engine/idem/ledger are pure; they must not import: $$impure"; exit 1; fi
+	@back=$$($(GO) list -deps ./engine/idem/sqlstore/... | grep -x 'github.com/retrylab/retrylab/engine/idem/idemhttp' || true); \
+	  if [ -n "$$back" ]; then echo "the SQL stores must not import the HTTP handler (engine/idem/idemhttp)"; exit 1; fi
 
 # The tests need what deps installs, also under make -j.
 test-go test-wasm: | deps

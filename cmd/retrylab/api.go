@@ -17,6 +17,7 @@ import (
 
 	"github.com/retrylab/retrylab/engine/idem"
 	"github.com/retrylab/retrylab/engine/idem/idemhttp"
+	"github.com/retrylab/retrylab/engine/idem/ledger"
 	"github.com/retrylab/retrylab/engine/idem/sqlstore/postgres"
 	"github.com/retrylab/retrylab/engine/idem/sqlstore/sqlite"
 	"github.com/retrylab/retrylab/internal/cors"
@@ -106,11 +107,11 @@ func runAPI(args []string, stdout, stderr io.Writer) int {
 
 // apiStore is a store the server can close.
 type apiStore interface {
-	idemhttp.Store
+	ledger.Store
 	Close() error
 }
 
-type memoryStore struct{ *idemhttp.MemoryStore }
+type memoryStore struct{ *ledger.MemoryStore }
 
 func (memoryStore) Close() error { return nil }
 
@@ -118,7 +119,7 @@ func (memoryStore) Close() error { return nil }
 func openStore(ctx context.Context, db string) (apiStore, string, error) {
 	switch {
 	case db == "memory":
-		return memoryStore{idemhttp.NewMemoryStore()}, "in memory (gone when the server stops)", nil
+		return memoryStore{ledger.NewMemoryStore()}, "in memory (gone when the server stops)", nil
 	case strings.HasPrefix(db, "postgres://"), strings.HasPrefix(db, "postgresql://"):
 		s, err := postgres.Open(ctx, db)
 		if err != nil {
@@ -169,7 +170,7 @@ func serveAPI(ctx context.Context, cfg apiConfig, stdout, stderr io.Writer, read
 	base := "http://" + displayAddr(cfg.addr, ln.Addr())
 
 	var logMu sync.Mutex
-	h := &idemhttp.Handler{Store: store, Lease: cfg.lease, TTL: cfg.ttl, Log: func(e idemhttp.Entry) {
+	h := &idemhttp.Sandbox{Store: store, Lease: cfg.lease, TTL: cfg.ttl, Log: func(e idemhttp.Entry) {
 		logMu.Lock()
 		fmt.Fprintln(stderr, e.Time.Format("15:04:05.000"), e.String())
 		logMu.Unlock()

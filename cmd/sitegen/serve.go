@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/retrylab/retrylab/engine/idem/idemhttp"
+	"github.com/retrylab/retrylab/engine/idem/ledger"
 )
 
 // server serves a built site the way Netlify does: the [[headers]] rules of
@@ -267,7 +268,7 @@ func injectLive(page []byte) []byte {
 
 // devAPI is the sandbox API as `serve` answers it at /v1/: the handler of
 // `retrylab api`, kept in memory, with its default lease and expiry.
-func devAPI() http.Handler { return &idemhttp.Handler{Store: idemhttp.NewMemoryStore()} }
+func devAPI() http.Handler { return &idemhttp.Sandbox{Store: ledger.NewMemoryStore()} }
 
 // serveConfig is what `sitegen serve` needs.
 type serveConfig struct {

@@ -42,7 +42,7 @@ func main() {
 	if err := idem.CheckWindows(lease, ttl); err != nil {
 		panic("retrylab worker: RETRYLAB_LEASE=" + lease.String() + ", RETRYLAB_TTL=" + ttl.String() + ": " + err.Error())
 	}
-	h := &idemhttp.Handler{
+	h := &idemhttp.Sandbox{
 		Store: sqlstore.New(sql.OpenDB(conn), sqlstore.SQLite),
 		Lease: lease,
 		TTL:   ttl,

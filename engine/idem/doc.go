@@ -15,7 +15,8 @@
 // resumes where it stopped.
 //
 // The HTTP side lives elsewhere, so that this package stays small enough
-// for the page's WebAssembly module: idemhttp serves the protocol as a
-// payments API, sqlstore keeps its records in SQLite or PostgreSQL, and
-// storetest is the conformance suite every store passes.
+// for the page's WebAssembly module: ledger holds what the payments API
+// keeps beside its keys, idemhttp serves the protocol as that API,
+// sqlstore keeps its records in SQLite or PostgreSQL, and storetest is the
+// conformance suite every store passes.
 package idem

@@ -196,9 +196,15 @@ func (e nothingHappened) Is(target error) bool { return target == ErrNothingHapp
 // Errors about the key itself, before the store is consulted (answer 400).
 var (
 	ErrMissingKey      = errors.New("idem: missing Idempotency-Key")
-	ErrKeyTooLong      = errors.New("idem: Idempotency-Key longer than 255 bytes")
-	ErrKeyNotPrintable = errors.New("idem: Idempotency-Key has a character that is not printable ASCII")
+	ErrKeyTooLong      = &KeyError{"Idempotency-Key longer than 255 bytes"}
+	ErrKeyNotPrintable = &KeyError{"Idempotency-Key has a character that is not printable ASCII"}
 )
+
+// A KeyError says why a value sent as an Idempotency-Key cannot be one.
+// Reason is that sentence for the client, as an API answers it.
+type KeyError struct{ Reason string }
+
+func (e *KeyError) Error() string { return "idem: " + e.Reason }
 
 // CheckKey reports whether key can be an Idempotency-Key: 1 to MaxKeyLen
 // printable ASCII characters (space to tilde, 0x20 to 0x7e), so that it

@@ -2,29 +2,9 @@ package payment
 
 import (
 	"bytes"
-	"errors"
-	"strconv"
 
 	"github.com/retrylab/retrylab/engine/idem"
 )
-
-// amountOf reads the whole positive number of cents in the body's top-level
-// "amount".
-func amountOf(body []byte) (int64, error) {
-	canon, err := idem.Canonical(body)
-	if err != nil {
-		return 0, err
-	}
-	raw, ok := member(canon, "amount")
-	if !ok {
-		return 0, errors.New("no amount")
-	}
-	n, err := strconv.ParseInt(string(raw), 10, 64)
-	if err != nil || n < 1 {
-		return 0, errors.New("amount " + string(raw) + " is not a positive whole number of cents")
-	}
-	return n, nil
-}
 
 // chargeID reads the top-level string "id" of a response body, "" if none.
 func chargeID(body []byte) string {

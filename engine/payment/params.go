@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/retrylab/retrylab/engine/idem/ledger"
 	"github.com/retrylab/retrylab/engine/param"
 )
 
@@ -41,8 +42,10 @@ const (
 	// MaxFaults is MaxAttempts: a fault for an attempt never made has no
 	// effect.
 	MaxFaults = MaxAttempts
-	// MaxAmount is 1,000,000 cents (10,000.00), plenty for an example.
-	MaxAmount = 1_000_000
+	// MaxAmount is the payment servers' one limit, ledger.MaxAmount
+	// (99,999,999 cents, the most Stripe takes for one charge), so that
+	// the client never sends an amount the server refuses.
+	MaxAmount = ledger.MaxAmount
 )
 
 // Params are the inputs of one run.

@@ -236,8 +236,8 @@ func TestValidateNamesTheParameter(t *testing.T) {
 		{func(p *Params) { p.Faults = eleven }, "faults", `faults: "ok,ok,ok,ok,ok,ok,ok,ok,ok,ok,ok" has 11 items (allowed: at most 10)`},
 		{func(p *Params) { p.Attempts = 0 }, "attempts", `attempts: "0" is out of bounds (allowed: 1 to 10)`},
 		{func(p *Params) { p.Attempts = 11 }, "attempts", `attempts: "11" is out of bounds (allowed: 1 to 10)`},
-		{func(p *Params) { p.Amount = 0 }, "amount", `amount: "0" is out of bounds (allowed: 1 to 1000000)`},
-		{func(p *Params) { p.Amount = 1000001 }, "amount", `amount: "1000001" is out of bounds (allowed: 1 to 1000000)`},
+		{func(p *Params) { p.Amount = 0 }, "amount", `amount: "0" is out of bounds (allowed: 1 to 99999999)`},
+		{func(p *Params) { p.Amount = 100000000 }, "amount", `amount: "100000000" is out of bounds (allowed: 1 to 99999999)`},
 	} {
 		p := Defaults()
 		tc.change(&p)
@@ -254,7 +254,7 @@ func TestValidateNamesTheParameter(t *testing.T) {
 	// The bounds themselves are allowed.
 	ten := eleven[:10]
 	for _, p := range []Params{
-		{Keys: KeysPerAttempt, Faults: ten, Attempts: 10, Amount: 1000000},
+		{Keys: KeysPerAttempt, Faults: ten, Attempts: 10, Amount: 99999999},
 		{Keys: KeysPerIntent, Faults: nil, Attempts: 1, Amount: 1},
 	} {
 		if err := p.Validate(); err != nil {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/retrylab/retrylab/engine/idem"
+	"github.com/retrylab/retrylab/engine/idem/ledger"
 	"github.com/retrylab/retrylab/engine/sim"
 )
 
@@ -122,16 +123,18 @@ func (srv *Server) recordResponse(rep Reply) {
 	srv.sim.Record(sim.Event{Kind: "response", Lane: "server", To: "client", Text: text, Ref: rep.ChargeID})
 }
 
-// charge is the server's work: read the amount, take the money, answer 201.
-// A body without a valid amount is refused before anything happens.
+// charge is the server's work: read the payment (ledger.ParsePayment, the
+// sandbox API's own step, with its limits), take the money, answer 201. A
+// body that is not a payment is refused before anything happens.
 func (srv *Server) charge(r Request) (int, []byte, error) {
-	amount, err := amountOf(r.Body)
+	req, err := ledger.ParsePayment(r.Body)
 	if err != nil {
 		if r.Key == "" {
 			srv.rejectBadRequest(err)
 		}
 		return statusBadRequest, errorBody(err.Error()), idem.NothingHappened(err)
 	}
+	amount := req.Amount
 	id := "ch_" + strconv.Itoa(len(srv.ledger)+1)
 	srv.ledger = append(srv.ledger, Charge{ID: id, Amount: amount, Key: r.Key, Attempt: r.Attempt, At: srv.sim.Now()})
 	srv.sim.Record(sim.Event{Kind: "charge", Lane: "server", Ref: id,

@@ -1,10 +1,12 @@
 package payment
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/retrylab/retrylab/engine/idem/ledger"
 	"github.com/retrylab/retrylab/engine/sim"
 )
 
@@ -78,8 +80,8 @@ func TestServerWithoutKeyChargesEveryRequest(t *testing.T) {
 
 func TestServerKeysAreScopedToTheAccount(t *testing.T) {
 	srv := NewServer(sim.New(1))
-	a := srv.Pay(Request{Account: "acct_a", Key: "k_1", Body: []byte(`{"amount":2500}`)})
-	b := srv.Pay(Request{Account: "acct_b", Key: "k_1", Body: []byte(`{"amount":9900}`)})
+	a := srv.Pay(Request{Account: "acct_a", Key: "k_1", Body: []byte(`{"amount":2500,"currency":"usd"}`)})
+	b := srv.Pay(Request{Account: "acct_b", Key: "k_1", Body: []byte(`{"amount":9900,"currency":"usd"}`)})
 	if a.ChargeID != "ch_1" || b.ChargeID != "ch_2" || b.Status != 201 {
 		t.Fatalf("a %+v, b %+v: two accounts, two charges", a, b)
 	}
@@ -98,7 +100,7 @@ func TestServerRefusesBadBodies(t *testing.T) {
 		if len(srv.Charges()) != 0 {
 			t.Fatalf("key %q: ledger %+v after bad bodies", key, srv.Charges())
 		}
-		if r := pay(srv, key, `{"amount":2500}`); r.Status != 201 || r.ChargeID != "ch_1" || r.Replayed {
+		if r := pay(srv, key, `{"amount":2500,"currency":"usd"}`); r.Status != 201 || r.ChargeID != "ch_1" || r.Replayed {
 			t.Fatalf("key %q: a good body after bad ones: %d %q", key, r.Status, r.ChargeID)
 		}
 	}
@@ -116,5 +118,36 @@ func TestMember(t *testing.T) {
 	}
 	if _, ok := member([]byte(`{}`), "a"); ok {
 		t.Error("found a member in {}")
+	}
+}
+
+// The simulation's server reads a payment with the sandbox API's own step
+// (ledger.ParsePayment) and its one limit, which is also the most the
+// simulated client may pay: the largest amount the widget offers is
+// charged, one cent more is refused with the API's words.
+func TestServerTakesWhatTheAPITakes(t *testing.T) {
+	p := Defaults()
+	p.Keys, p.Faults, p.Amount = KeysPerIntent, nil, MaxAmount
+	res, err := Run(p)
+	if err != nil || res.Status != 201 || len(res.Charges) != 1 || res.Charges[0].Amount != ledger.MaxAmount {
+		t.Fatalf("Run at the largest amount: %v, status %d, charges %+v", err, res.Status, res.Charges)
+	}
+	p.Amount = MaxAmount + 1
+	if err := p.Validate(); err == nil {
+		t.Fatalf("the client may pay %d, which the server refuses", p.Amount)
+	}
+
+	srv := NewServer(sim.New(1))
+	for _, body := range []string{`{"amount":100000000,"currency":"usd"}`, `{"amount":2500,"currency":"zzz"}`, `{"amount":2500,"currency":"usd","tip":1}`} {
+		_, want := ledger.ParsePayment([]byte(body))
+		r := pay(srv, "k_1", body)
+		var got struct{ Detail string }
+		json.Unmarshal(r.Body, &got)
+		if r.Status != 400 || want == nil || got.Detail != want.Error() {
+			t.Errorf("%s: %d %s; want 400 saying %v", body, r.Status, r.Body, want)
+		}
+	}
+	if len(srv.Charges()) != 0 {
+		t.Fatalf("charges %+v for refused payments", srv.Charges())
 	}
 }

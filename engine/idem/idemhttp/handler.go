@@ -15,16 +15,17 @@ import (
 	"time"
 
 	"github.com/retrylab/retrylab/engine/idem"
+	"github.com/retrylab/retrylab/engine/idem/ledger"
 )
 
 // Header names the API reads and writes.
 const (
 	KeyHeader      = "Idempotency-Key"
 	ReplayedHeader = "Idempotent-Replayed"
-	FaultHeader    = "Retrylab-Fault"
 )
 
-// Handler serves the sandbox payments API:
+// Handler serves the payments API over the Idempotency-Key protocol, and
+// nothing else: no faults, no logging (Sandbox adds both).
 //
 //	POST /v1/payments        {"amount": 2500, "currency": "usd"}, with Idempotency-Key
 //	GET  /v1/payments/{id}   one payment of the account
@@ -33,62 +34,19 @@ const (
 //
 // Every /v1 request but the problems needs a bearer token, which names
 // the account (AccountOf). Every error is application/problem+json.
-// Retrylab-Fault (see Faults) makes a request fail on purpose.
 //
 // The zero Handler is not usable: set Store. The rest has defaults.
 type Handler struct {
-	Store Store
+	Store ledger.Store
 	// Clock is the key store's time; the system clock if nil.
 	Clock idem.Clock
 	// Lease and TTL are the keeper's (idem.Keeper): how long a claim holds
 	// before a retry may take it over, and how long a key is remembered.
 	// Zero means idem.DefaultLease and idem.DefaultTTL.
 	Lease, TTL time.Duration
-	// Log, if set, is called once per request, after it was answered.
-	Log func(Entry)
 
 	muxOnce sync.Once
 	mux     *http.ServeMux
-}
-
-// Entry describes one handled request, for a log line.
-type Entry struct {
-	Time    time.Time
-	Method  string
-	Path    string
-	Status  int    // 0 when the connection was dropped without an answer
-	Outcome string // idem's outcome for a payment ("executed", "replayed", ...), a problem code, or "ok"
-	Resumed string // for a takeover, the recovery point the work resumed from
-	Account string
-	Key     string
-	Fault   string
-	Took    time.Duration
-}
-
-// String is the entry as one log line.
-func (e Entry) String() string {
-	var b strings.Builder
-	b.WriteString(e.Method + " " + e.Path + " ")
-	if e.Status == 0 {
-		b.WriteString("---")
-	} else {
-		b.WriteString(strconv.Itoa(e.Status))
-	}
-	b.WriteString(" " + e.Outcome)
-	if e.Resumed != "" {
-		b.WriteString(" (resumed from " + strconv.Quote(e.Resumed) + ")")
-	}
-	if e.Account != "" {
-		b.WriteString(" " + e.Account)
-	}
-	if e.Key != "" {
-		b.WriteString(" key=" + strconv.Quote(e.Key))
-	}
-	if e.Fault != "" {
-		b.WriteString(" fault=" + e.Fault)
-	}
-	b.WriteString(" " + e.Took.Round(10*time.Microsecond).String())
-	return b.String()
 }
 
 // answer is what the handler sends back.
@@ -100,60 +58,24 @@ type answer struct {
 	location   string // Location, for a new payment
 	allow      string // Allow, for a 405
 	key        string // echoed in Idempotency-Key
-	// drop closes the connection without answering, where the server can
-	// (HTTP/1 on net/http); elsewhere, on Cloudflare Workers say, the
-	// answer is sent instead, a 502 or 504 standing for the silence.
-	drop    bool
-	outcome string
-	resumed string
+	outcome    string // for the log: see Entry.Outcome
+	resumed    string // for the log: see Entry.Resumed
 }
 
-// ServeHTTP implements http.Handler.
+// ServeHTTP implements http.Handler. What it learns of the request (its
+// account, key and outcome) it notes for the log, if a Sandbox keeps one.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	start := time.Now()
-	e := Entry{Time: start, Method: r.Method, Path: r.URL.Path}
-	a := h.route(r, &e)
-	if a.outcome == "" {
-		a.outcome = "ok"
-	}
-	e.Status, e.Outcome, e.Resumed = a.status, a.outcome, a.resumed
-	if a.drop {
-		if conn := hijack(w); conn != nil {
-			// Log before closing: the line is written before the client
-			// can see the silence, so a log read after the client's error
-			// always has it.
-			e.Status = 0
-			h.log(e, start)
-			conn.Close()
-			return
-		}
-	}
+	e := entryOf(r.Context())
+	send(w, e, h.route(r, e))
+}
+
+// send notes a's outcome in e and writes a.
+func send(w http.ResponseWriter, e *Entry, a answer) {
+	e.Outcome, e.Resumed = a.outcome, a.resumed
 	write(w, a)
-	h.log(e, start)
 }
 
-func (h *Handler) log(e Entry, start time.Time) {
-	if h.Log != nil {
-		e.Took = time.Since(start)
-		h.Log(e)
-	}
-}
-
-// hijack takes the request's connection over, to close it without a word;
-// nil where the server cannot give it up (HTTP/2, a test recorder, a
-// worker), and the answer is sent instead.
-func hijack(w http.ResponseWriter) io.Closer {
-	hj, ok := w.(http.Hijacker)
-	if !ok {
-		return nil
-	}
-	conn, _, err := hj.Hijack()
-	if err != nil {
-		return nil
-	}
-	return conn
-}
-
+// write sends a.
 func write(w http.ResponseWriter, a answer) {
 	hd := w.Header()
 	if a.status >= 200 && a.status < 300 {
@@ -187,8 +109,8 @@ func write(w http.ResponseWriter, a answer) {
 
 // route answers r through the API's routes, http.ServeMux patterns. The
 // routes return their answer instead of writing it, so that ServeHTTP
-// writes (or drops) every answer, and logs it, in one place; where no
-// route matches, the mux's own 404 or 405 is turned into a problem.
+// writes every answer, and notes it, in one place; where no route
+// matches, the mux's own 404 or 405 is turned into a problem.
 func (h *Handler) route(r *http.Request, e *Entry) answer {
 	h.muxOnce.Do(h.buildMux)
 	st := &routed{e: e}
@@ -245,7 +167,7 @@ func (h *Handler) buildMux() {
 		code := r.PathValue("code")
 		pr, ok := problems[code]
 		if !ok {
-			return probNotFound.answer("no problem type " + short(code))
+			return probNotFound.answer("no problem type " + idem.Excerpt(code))
 		}
 		return answer{status: http.StatusOK, body: jsonBody(struct {
 			Type        string `json:"type"`
@@ -279,7 +201,9 @@ func methodNotAllowed(allow string) answer {
 	return a
 }
 
-// index is the answer to GET /: what the API has, for a curious curl.
+// index is the answer to GET /: what the API has, for a curious curl. It
+// documents the sandbox as it is served (Sandbox), with Retrylab-Fault and
+// its problem types, which the Handler alone does not act on.
 var index = jsonBody(struct {
 	Name      string   `json:"name"`
 	Endpoints []string `json:"endpoints"`
@@ -316,27 +240,6 @@ func jsonType(ct string) bool {
 	return err == nil && (mt == "application/json" || strings.HasPrefix(mt, "application/") && strings.HasSuffix(mt, "+json"))
 }
 
-// Sleeper is a Clock that can also wait: the handler's slow=MS waits on
-// it, so that a test's manual clock decides when a slow request goes on.
-type Sleeper interface {
-	Sleep(ctx context.Context, d time.Duration) error
-}
-
-// sleep waits d on the handler's clock, or until ctx is done.
-func (h *Handler) sleep(ctx context.Context, d time.Duration) error {
-	if s, ok := h.clock().(Sleeper); ok {
-		return s.Sleep(ctx, d)
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
 // clock returns the handler's clock.
 func (h *Handler) clock() idem.Clock {
 	if h.Clock != nil {
@@ -345,36 +248,25 @@ func (h *Handler) clock() idem.Clock {
 	return idem.ClockFunc(time.Now)
 }
 
-// crash is the panic with which crash-after-charge stops the work, the
-// way a process dies: nothing after it in the request runs.
-type crash struct{}
-
 func (h *Handler) createPayment(r *http.Request, e *Entry) (a answer) {
-	faults, err := ParseFaults(r.Header.Values(FaultHeader))
-	if err != nil {
-		return probInvalidFault.answer(err.Error())
-	}
-	e.Fault = faults.String()
-	if faults.LoseRequest {
-		a = probRequestLost.answer("the request was lost on its way: nothing happened")
-		a.drop = true
-		return a
-	}
 	account, err := AccountOf(r.Header.Get("Authorization"))
 	if err != nil {
 		return probUnauthorized.answer(err.Error())
 	}
 	e.Account = account
 	key, err := ParseKey(r.Header.Values(KeyHeader))
+	var invalid *idem.KeyError
 	switch {
 	case errors.Is(err, idem.ErrMissingKey):
 		return probMissingKey.answer("send an Idempotency-Key header, a new one for each payment, the same one on its retries")
-	case err != nil:
-		return probInvalidKey.answer(strings.TrimPrefix(strings.TrimPrefix(err.Error(), "idem: "), "idemhttp: "))
+	case errors.As(err, &invalid):
+		return probInvalidKey.answer(invalid.Reason)
+	case err != nil: // none of ParseKey's own: said as it is
+		return probInvalidKey.answer(err.Error())
 	}
 	e.Key = key
 	if ct := r.Header.Get("Content-Type"); !jsonType(ct) {
-		return probUnsupportedType.answer("Content-Type is " + short(ct) + "; send the body as application/json (curl: -H 'Content-Type: application/json')")
+		return probUnsupportedType.answer("Content-Type is " + idem.Excerpt(ct) + "; send the body as application/json (curl: -H 'Content-Type: application/json')")
 	}
 	if r.ContentLength > MaxBody {
 		return probTooLarge.answer("Content-Length is " + strconv.FormatInt(r.ContentLength, 10) + " bytes; the limit is " + strconv.Itoa(MaxBody))
@@ -386,7 +278,7 @@ func (h *Handler) createPayment(r *http.Request, e *Entry) (a answer) {
 	case len(body) > MaxBody:
 		return probTooLarge.answer("the body is longer than " + strconv.Itoa(MaxBody) + " bytes")
 	}
-	req, err := ParsePayment(body)
+	req, err := ledger.ParsePayment(body)
 	if err != nil {
 		return probInvalidRequest.answer(err.Error())
 	}
@@ -395,32 +287,12 @@ func (h *Handler) createPayment(r *http.Request, e *Entry) (a answer) {
 	// would: a lost response must not mean a lost payment.
 	ctx := context.WithoutCancel(r.Context())
 	keeper := idem.Keeper{Store: h.Store, Clock: h.clock(), Lease: h.Lease, TTL: h.TTL}
-	var (
-		worked answer // the work's own answer, kept for a release
-		resp   idem.Response
-	)
-	crashed := func() (crashed bool) {
-		defer func() {
-			if v := recover(); v != nil {
-				if _, ok := v.(crash); !ok {
-					panic(v)
-				}
-				crashed = true
-			}
-		}()
-		resp, err = keeper.Do(ctx, account, key, req.Canonical(), func(ctx context.Context, c *idem.Claim) (int, []byte, error) {
-			var werr error
-			worked, werr = h.pay(ctx, c, req, faults)
-			return worked.status, worked.body, werr
-		})
-		return false
-	}()
-	if crashed {
-		a = probCrashed.answer("the server crashed after charging the card; its claim on the key holds until its lease runs out")
-		a.drop = true
-		return a
-	}
-
+	var worked answer // the work's own answer, kept for a release
+	resp, err := keeper.Do(ctx, account, key, req.Canonical(), func(ctx context.Context, c *idem.Claim) (int, []byte, error) {
+		var werr error
+		worked, werr = h.pay(ctx, c, req)
+		return worked.status, worked.body, werr
+	})
 	switch {
 	case errors.Is(err, idem.ErrNothingHappened):
 		a = worked // resp.Outcome is Released
@@ -450,11 +322,6 @@ func (h *Handler) createPayment(r *http.Request, e *Entry) (a answer) {
 		a.outcome = string(resp.Outcome)
 	}
 	a.key = key
-	if faults.LoseResponse {
-		lost := probResponseLost.answer("the server handled the request (" + strconv.Itoa(a.status) + "), then its answer was lost")
-		lost.drop, lost.outcome, lost.resumed = true, a.outcome+", response lost", a.resumed
-		return lost
-	}
 	return a
 }
 
@@ -467,7 +334,7 @@ func (h *Handler) createPayment(r *http.Request, e *Entry) (a answer) {
 //	                     unless by a claimant that died before recording it
 //	"charged PAY CH"     charge CH was taken for payment PAY
 //
-// A takeover charges again only through Ledger.Charge, which takes at
+// A takeover charges again only through the Ledger's Charge, which takes at
 // most one charge per payment id.
 type progress struct {
 	payment string // "" until chosen
@@ -498,31 +365,33 @@ func (p progress) String() string {
 	return ""
 }
 
-// pay is the work of POST /v1/payments under a claimed key.
-func (h *Handler) pay(ctx context.Context, c *idem.Claim, req PaymentRequest, f Faults) (answer, error) {
+// pay is the work of POST /v1/payments under a claimed key: choose the
+// payment's id, charge the card for it, save the payment, each step
+// recorded so that a takeover resumes after the last one that finished.
+func (h *Handler) pay(ctx context.Context, c *idem.Claim, req ledger.PaymentRequest) (answer, error) {
 	done := parseProgress(c.RecoveryPoint())
-	if done.payment == "" {
-		if f.Unavailable {
-			a := probUnavailable.answer("the card network refused the connection; nothing was charged and nothing saved")
-			a.retryAfter = idem.RetryAfter
-			return a, idem.NothingHappened(errors.New("card network unavailable"))
-		}
+	fresh := done.payment == "" // no claimant before this one chose a payment, so none charged
+	if fresh {
 		done.payment = newID("pay_")
 		if err := c.Checkpoint(ctx, done.String()); err != nil {
 			// Nothing is charged yet: release the key for a clean retry.
 			return probInternal.answer("recording the payment's start failed: " + err.Error()), idem.NothingHappened(err)
 		}
 	}
-	payment := Payment{ID: done.payment, Account: c.Account(), Amount: req.Amount, Currency: req.Currency,
-		Status: PaymentSucceeded, Key: c.Key(), Created: c.Created(), Fence: c.Fence()}
-	if f.Slow > 0 {
-		if err := h.sleep(ctx, f.Slow); err != nil {
-			return probInternal.answer("stopped while slowed: " + err.Error()), err
-		}
-	}
+	payment := ledger.Payment{ID: done.payment, Account: c.Account(), Amount: req.Amount, Currency: req.Currency,
+		Status: ledger.PaymentSucceeded, Key: c.Key(), Created: c.Created(), Fence: c.Fence()}
 	if done.charge == "" {
-		if f.Decline {
-			payment.Status = PaymentDeclined
+		ch, _, err := h.Store.Charge(ctx, ledger.Charge{ID: newID("ch_"), Account: c.Account(), PaymentID: done.payment,
+			Amount: req.Amount, Currency: req.Currency, Key: c.Key(), Created: h.clock().Now(), Fence: c.Fence()})
+		switch {
+		case errors.Is(err, ledger.ErrUnavailable) && fresh:
+			// Nobody reached the card network for this payment: nothing
+			// happened, and a retry may start afresh.
+			a := probUnavailable.answer("the card network refused the connection; nothing was charged and nothing saved")
+			a.retryAfter = idem.RetryAfter
+			return a, idem.NothingHappened(err)
+		case errors.Is(err, ledger.ErrDeclined):
+			payment.Status = ledger.PaymentDeclined
 			p, err := h.Store.SavePayment(ctx, payment)
 			if err != nil {
 				return probInternal.answer("saving the declined payment failed: " + err.Error()), err
@@ -530,15 +399,11 @@ func (h *Handler) pay(ctx context.Context, c *idem.Claim, req PaymentRequest, f 
 			body := jsonBody(problemDoc{Type: probDeclined.typeURI(), Title: probDeclined.title, Status: probDeclined.status,
 				Detail: "the card network declined the charge of " + strconv.FormatInt(p.Amount, 10) + " " + p.Currency, Payment: p.ID})
 			return answer{status: probDeclined.status, body: body}, nil
-		}
-		ch, _, err := h.Store.Charge(ctx, Charge{ID: newID("ch_"), Account: c.Account(), PaymentID: done.payment,
-			Amount: req.Amount, Currency: req.Currency, Key: c.Key(), Created: h.clock().Now(), Fence: c.Fence()})
-		if errors.Is(err, idem.ErrNotHeld) {
+		case errors.Is(err, idem.ErrNotHeld):
 			// A retry took the key over while this request was slow: it
 			// charges, not this one.
 			return probInternal.answer("lost the key to a retry"), err
-		}
-		if err != nil {
+		case err != nil:
 			// Whether the charge was taken is unknown: the failure is saved,
 			// as Stripe saves its 500s.
 			return probInternal.answer("charging the card failed: " + err.Error()), err
@@ -548,10 +413,7 @@ func (h *Handler) pay(ctx context.Context, c *idem.Claim, req PaymentRequest, f 
 			return probInternal.answer("lost the key to a retry"), err
 		}
 		// Another failure to checkpoint costs nothing: a takeover would
-		// charge again through Ledger.Charge and get this same charge.
-		if f.CrashAfterCharge {
-			panic(crash{})
-		}
+		// charge again through the Ledger's Charge and get this same charge.
 	}
 	payment.ChargeID = done.charge
 	p, err := h.Store.SavePayment(ctx, payment)
@@ -573,7 +435,7 @@ type paymentDoc struct {
 	Created        int64  `json:"created"`
 }
 
-func paymentJSON(p Payment) paymentDoc {
+func paymentJSON(p ledger.Payment) paymentDoc {
 	return paymentDoc{ID: p.ID, Object: "payment", Amount: p.Amount, Currency: p.Currency, Status: p.Status,
 		Charge: p.ChargeID, IdempotencyKey: p.Key, Created: p.Created.Unix()}
 }
@@ -597,18 +459,18 @@ const (
 
 func (h *Handler) listCharges(r *http.Request, account string) answer {
 	q := r.URL.Query()
-	page := Page{Limit: defaultChargeLimit, StartingAfter: q.Get("starting_after")}
+	page := ledger.Page{Limit: defaultChargeLimit, StartingAfter: q.Get("starting_after")}
 	if s := q.Get("limit"); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 1 || n > maxChargeLimit {
-			return probInvalidRequest.answer("limit=" + short(s) + ": want a whole number from 1 to " + strconv.Itoa(maxChargeLimit))
+			return probInvalidRequest.answer("limit=" + idem.Excerpt(s) + ": want a whole number from 1 to " + strconv.Itoa(maxChargeLimit))
 		}
 		page.Limit = n
 	}
 	charges, hasMore, total, err := h.Store.Charges(r.Context(), account, page)
 	switch {
-	case errors.Is(err, ErrNoSuchCharge):
-		return probInvalidRequest.answer("starting_after=" + short(page.StartingAfter) + ": no such charge in this account")
+	case errors.Is(err, ledger.ErrNoSuchCharge):
+		return probInvalidRequest.answer("starting_after=" + idem.Excerpt(page.StartingAfter) + ": no such charge in this account")
 	case err != nil:
 		return probInternal.answer("reading the charges failed: " + err.Error())
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/retrylab/retrylab/engine/idem"
 	"github.com/retrylab/retrylab/engine/idem/idemhttp"
+	"github.com/retrylab/retrylab/engine/idem/ledger"
 )
 
 const body2500 = `{"amount":2500,"currency":"usd"}`
@@ -48,7 +49,7 @@ func problemOf(t *testing.T, h http.Handler, rec *httptest.ResponseRecorder) (ty
 }
 
 func TestRequestErrors(t *testing.T) {
-	h := &idemhttp.Handler{Store: idemhttp.NewMemoryStore()}
+	h := &idemhttp.Sandbox{Store: ledger.NewMemoryStore()}
 	auth := "Authorization"
 	bearer := "Bearer sk_test"
 	big := `{"amount":2500,"currency":"usd"}` + strings.Repeat(" ", idemhttp.MaxBody-len(body2500)+1)
@@ -151,7 +152,7 @@ func (r *countingReader) Read(p []byte) (int, error) {
 }
 
 func TestLargeBodyIsNotRead(t *testing.T) {
-	h := &idemhttp.Handler{Store: idemhttp.NewMemoryStore()}
+	h := &idemhttp.Sandbox{Store: ledger.NewMemoryStore()}
 	hdr := []string{"Authorization", "Bearer t", "Idempotency-Key", "k"}
 	// Declared too long: refused before a byte is read.
 	req := httptest.NewRequest("POST", "/v1/payments", &countingReader{t: t, limit: 0})
@@ -185,7 +186,7 @@ func TestLargeBodyIsNotRead(t *testing.T) {
 }
 
 func TestQuotedKeyIsTheBareKey(t *testing.T) {
-	h := &idemhttp.Handler{Store: idemhttp.NewMemoryStore()}
+	h := &idemhttp.Sandbox{Store: ledger.NewMemoryStore()}
 	first := serve(h, "POST", "/v1/payments", strings.NewReader(body2500), "Authorization", "Bearer t", "Idempotency-Key", `order-"7"\x`)
 	if first.Code != 201 {
 		t.Fatalf("%d %s", first.Code, first.Body)
@@ -197,7 +198,7 @@ func TestQuotedKeyIsTheBareKey(t *testing.T) {
 }
 
 func TestIndexAndProblems(t *testing.T) {
-	h := &idemhttp.Handler{Store: idemhttp.NewMemoryStore()}
+	h := &idemhttp.Sandbox{Store: ledger.NewMemoryStore()}
 	rec := serve(h, "GET", "/", nil)
 	if rec.Code != 200 || !strings.Contains(rec.Body.String(), "POST /v1/payments") {
 		t.Fatalf("GET /: %d %s", rec.Code, rec.Body)
@@ -220,10 +221,10 @@ func TestIndexAndProblems(t *testing.T) {
 // Over real HTTP the lost answers are lost: the connection closes with
 // no response at all.
 func TestLostAnswersDropTheConnection(t *testing.T) {
-	store := idemhttp.NewMemoryStore()
+	store := ledger.NewMemoryStore()
 	var mu sync.Mutex
 	var entries []idemhttp.Entry
-	h := &idemhttp.Handler{Store: store, Log: func(e idemhttp.Entry) {
+	h := &idemhttp.Sandbox{Store: store, Log: func(e idemhttp.Entry) {
 		mu.Lock()
 		entries = append(entries, e)
 		mu.Unlock()
@@ -283,7 +284,7 @@ func TestLostAnswersDropTheConnection(t *testing.T) {
 }
 
 func TestSlowIsSlow(t *testing.T) {
-	h := &idemhttp.Handler{Store: idemhttp.NewMemoryStore()}
+	h := &idemhttp.Sandbox{Store: ledger.NewMemoryStore()}
 	start := time.Now()
 	rec := serve(h, "POST", "/v1/payments", strings.NewReader(body2500), "Authorization", "Bearer t", "Idempotency-Key", "k", "Retrylab-Fault", "slow=150")
 	if took := time.Since(start); rec.Code != 201 || took < 150*time.Millisecond {
@@ -352,23 +353,10 @@ func TestParseKey(t *testing.T) {
 	}
 }
 
-func TestParsePayment(t *testing.T) {
-	req, err := idemhttp.ParsePayment([]byte(" { \"currency\" : \"U\\u0053D\", \"amount\" : 99999999 } "))
-	if err != nil || req.Amount != 99999999 || req.Currency != "usd" {
-		t.Fatalf("ParsePayment = %+v, %v", req, err)
-	}
-	for _, bad := range []string{``, `null`, `{}`, `{"amount":-1,"currency":"usd"}`, `{"amount":1e3,"currency":"usd"}`,
-		`{"amount":01,"currency":"usd"}`, `{"amount":1,"currency":"usdd"}`, `{"amount":1,"currency":null}`, `{"Amount":1,"currency":"usd"}`} {
-		if _, err := idemhttp.ParsePayment([]byte(bad)); err == nil {
-			t.Errorf("ParsePayment(%s): no error", bad)
-		}
-	}
-}
-
 // An error about a value echoes at most a short prefix of it, however
 // much was sent.
 func TestErrorsEchoAShortPrefix(t *testing.T) {
-	h := &idemhttp.Handler{Store: idemhttp.NewMemoryStore()}
+	h := &idemhttp.Sandbox{Store: ledger.NewMemoryStore()}
 	long := strings.Repeat("9", 60_000)
 	for name, body := range map[string]string{
 		"amount":   `{"amount":` + long + `,"currency":"usd"}`,
@@ -377,6 +365,31 @@ func TestErrorsEchoAShortPrefix(t *testing.T) {
 		rec := serve(h, "POST", "/v1/payments", strings.NewReader(body), "Authorization", "Bearer t", "Idempotency-Key", "k")
 		if rec.Code != 400 || rec.Body.Len() > 1024 {
 			t.Errorf("%s of 60,000 bytes: %d, answer of %d bytes: %.300s", name, rec.Code, rec.Body.Len(), rec.Body)
+		}
+	}
+}
+
+// An invalid key's answer gives the reason as written for the client,
+// with no Go package's prefix.
+func TestInvalidKeySaysTheReason(t *testing.T) {
+	h := &idemhttp.Handler{Store: ledger.NewMemoryStore()}
+	for _, tc := range []struct {
+		values []string
+		err    *idem.KeyError
+	}{
+		{[]string{"a", "b"}, idemhttp.ErrKeyRepeated},
+		{[]string{`"abc`}, idemhttp.ErrKeyQuoting},
+		{[]string{" "}, idemhttp.ErrKeyEmpty},
+		{[]string{strings.Repeat("k", 256)}, idem.ErrKeyTooLong},
+		{[]string{"café"}, idem.ErrKeyNotPrintable},
+	} {
+		hdr := []string{"Authorization", "Bearer t"}
+		for _, v := range tc.values {
+			hdr = append(hdr, "Idempotency-Key", v)
+		}
+		rec := serve(h, "POST", "/v1/payments", strings.NewReader(body2500), hdr...)
+		if _, detail := problemOf(t, h, rec); rec.Code != 400 || detail != tc.err.Reason {
+			t.Errorf("Idempotency-Key %q: %d, detail %q; want 400, %q", tc.values, rec.Code, detail, tc.err.Reason)
 		}
 	}
 }

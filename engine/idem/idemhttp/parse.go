@@ -6,41 +6,23 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"strconv"
 	"strings"
-	"time"
-	"unicode/utf8"
 
 	"github.com/retrylab/retrylab/engine/idem"
 )
 
-// Limits on what a request may carry.
-const (
-	// MaxBody is the largest request body read, in bytes: 64 KiB. A
-	// payment is about 40 bytes of JSON; the limit leaves room for any
-	// sane client and keeps a hostile one from making the server buffer
-	// and hash megabytes per request.
-	MaxBody = 64 << 10
-	// MaxAmount is the largest amount, in the currency's smallest unit:
-	// 99,999,999 (eight digits, 999,999.99 in a two-decimal currency, the
-	// ceiling Stripe documents for a charge).
-	MaxAmount = 99_999_999
-	// MaxDepth is the deepest nesting of arrays and objects a payment body
-	// may have: 32. A payment is one flat object (depth 1); the bound is
-	// checked by one pass over the bytes before anything else reads the
-	// body, so a body nested thousands deep costs no more than a flat one.
-	MaxDepth = 32
-	// MaxSlow is the longest delay slow=MS may ask for: 10 s, the card
-	// network call the lease arithmetic in idem.DefaultLease allows for,
-	// so that a slow request is still within its lease.
-	MaxSlow = 10 * time.Second
-)
+// MaxBody is the largest request body read, in bytes: 64 KiB. A payment
+// is about 40 bytes of JSON; the limit leaves room for any sane client and
+// keeps a hostile one from making the server buffer and hash megabytes per
+// request. What the body may hold is ledger.ParsePayment's.
+const MaxBody = 64 << 10
 
-// Errors of ParseKey, besides idem.CheckKey's.
+// Errors of ParseKey, besides idem.CheckKey's: each an *idem.KeyError,
+// whose Reason the API answers.
 var (
-	ErrKeyRepeated = errors.New("idemhttp: more than one Idempotency-Key header")
-	ErrKeyQuoting  = errors.New(`idemhttp: a quoted Idempotency-Key must be one structured-field string: "...", with only \" and \\ escaped`)
-	ErrKeyEmpty    = errors.New("idemhttp: the Idempotency-Key header is empty")
+	ErrKeyRepeated = &idem.KeyError{Reason: "more than one Idempotency-Key header"}
+	ErrKeyQuoting  = &idem.KeyError{Reason: `a quoted Idempotency-Key must be one structured-field string: "...", with only \" and \\ escaped`}
+	ErrKeyEmpty    = &idem.KeyError{Reason: "the Idempotency-Key header is empty"}
 )
 
 // ParseKey reads the Idempotency-Key header from its field values (as
@@ -103,211 +85,6 @@ func unquote(v string) (string, bool) {
 		}
 	}
 	return b.String(), true
-}
-
-// Faults are what a request asks the server to do wrong, with the
-// Retrylab-Fault header: a comma-separated list of
-//
-//	lose-request        the request never arrives: nothing happens, no answer
-//	lose-response       the work is done, then the answer is lost
-//	slow=MS             the work takes MS milliseconds longer (0 to 10000)
-//	crash-after-charge  the server dies right after charging the card
-//	decline             the card network declines the card (402, saved)
-//	unavailable         the card network cannot be reached (503, not saved)
-type Faults struct {
-	LoseRequest      bool
-	LoseResponse     bool
-	Slow             time.Duration
-	CrashAfterCharge bool
-	Decline          bool
-	Unavailable      bool
-}
-
-// FaultNames lists the faults Retrylab-Fault knows, for messages.
-const FaultNames = "lose-request, lose-response, slow=MS, crash-after-charge, decline, unavailable"
-
-// ParseFaults reads the Retrylab-Fault header from its field values. No
-// header means no faults.
-func ParseFaults(values []string) (Faults, error) {
-	var f Faults
-	seen := map[string]bool{}
-	for _, v := range values {
-		for _, item := range strings.Split(v, ",") {
-			item = strings.Trim(item, " \t")
-			if item == "" {
-				continue
-			}
-			name, arg, hasArg := strings.Cut(item, "=")
-			if seen[name] {
-				return Faults{}, errors.New("fault " + short(name) + " listed twice")
-			}
-			seen[name] = true
-			if hasArg != (name == "slow") {
-				if hasArg {
-					return Faults{}, errors.New("fault " + short(name) + " takes no value")
-				}
-				return Faults{}, errors.New(`fault "slow" needs a value: slow=MS, 0 to ` + strconv.Itoa(int(MaxSlow/time.Millisecond)))
-			}
-			switch name {
-			case "lose-request":
-				f.LoseRequest = true
-			case "lose-response":
-				f.LoseResponse = true
-			case "crash-after-charge":
-				f.CrashAfterCharge = true
-			case "decline":
-				f.Decline = true
-			case "unavailable":
-				f.Unavailable = true
-			case "slow":
-				// The bound is checked on the number itself, before it
-				// becomes a Duration, which could overflow.
-				ms, err := strconv.Atoi(arg)
-				if err != nil || ms < 0 || ms > int(MaxSlow/time.Millisecond) || strings.HasPrefix(arg, "+") {
-					return Faults{}, errors.New("slow=" + short(arg) + ": want a whole number of milliseconds from 0 to " + strconv.Itoa(int(MaxSlow/time.Millisecond)))
-				}
-				f.Slow = time.Duration(ms) * time.Millisecond
-			default:
-				return Faults{}, errors.New("unknown fault " + short(item) + " (known: " + FaultNames + ")")
-			}
-		}
-	}
-	return f, nil
-}
-
-// String lists the faults in the header's syntax, "" for none.
-func (f Faults) String() string {
-	var out []string
-	add := func(on bool, name string) {
-		if on {
-			out = append(out, name)
-		}
-	}
-	add(f.LoseRequest, "lose-request")
-	add(f.LoseResponse, "lose-response")
-	add(f.Slow > 0, "slow="+strconv.FormatInt(f.Slow.Milliseconds(), 10))
-	add(f.CrashAfterCharge, "crash-after-charge")
-	add(f.Decline, "decline")
-	add(f.Unavailable, "unavailable")
-	return strings.Join(out, ",")
-}
-
-// PaymentRequest is the body of POST /v1/payments.
-type PaymentRequest struct {
-	Amount   int64  // 1 to MaxAmount, in the currency's smallest unit
-	Currency string // three letters, lower-cased
-}
-
-// ParsePayment reads a payment request: one JSON object with exactly the
-// members "amount", a whole number from 1 to MaxAmount written without
-// fraction or exponent, and "currency", an ISO 4217 code in either case.
-// The JSON must also pass idem.Canonical (no duplicate members, valid
-// UTF-8), and nest no deeper than MaxDepth, which is checked first.
-func ParsePayment(body []byte) (PaymentRequest, error) {
-	if at := tooDeep(body, MaxDepth); at >= 0 {
-		return PaymentRequest{}, errors.New("the body nests arrays or objects deeper than " + strconv.Itoa(MaxDepth) +
-			" levels (at byte " + strconv.Itoa(at) + `); a payment is one flat object like {"amount":2500,"currency":"usd"}`)
-	}
-	canon, err := idem.Canonical(body)
-	if err != nil {
-		var se *idem.SyntaxError
-		if errors.As(err, &se) {
-			return PaymentRequest{}, errors.New("the body is not valid JSON: at byte " + strconv.Itoa(se.Offset) + ": " + se.Msg)
-		}
-		return PaymentRequest{}, err
-	}
-	if canon[0] != '{' {
-		return PaymentRequest{}, errors.New(`the body must be a JSON object like {"amount":2500,"currency":"usd"}`)
-	}
-	var members map[string]json.RawMessage
-	if err := json.Unmarshal(canon, &members); err != nil {
-		return PaymentRequest{}, errors.New("the body is not a JSON object: " + err.Error())
-	}
-	for name := range members {
-		if name != "amount" && name != "currency" {
-			return PaymentRequest{}, errors.New("unknown member " + strconv.Quote(name) + ` (a payment has "amount" and "currency")`)
-		}
-	}
-	var req PaymentRequest
-	amount, ok := members["amount"]
-	if !ok {
-		return PaymentRequest{}, errors.New(`"amount" is missing: a whole number of cents, like 2500`)
-	}
-	if req.Amount, ok = wholeNumber(amount); !ok || req.Amount > MaxAmount {
-		return PaymentRequest{}, errors.New(`"amount" is ` + short(string(amount)) + ": want a whole number from 1 to " + strconv.Itoa(MaxAmount) + ", in cents, like 2500")
-	}
-	raw, ok := members["currency"]
-	if !ok {
-		return PaymentRequest{}, errors.New(`"currency" is missing: three letters, like "usd"`)
-	}
-	var cur string
-	if json.Unmarshal(raw, &cur) != nil {
-		return PaymentRequest{}, errors.New(`"currency" is ` + short(string(raw)) + `: want an ISO 4217 code, like "usd"`)
-	}
-	if req.Currency, ok = Currency(cur); !ok {
-		return PaymentRequest{}, errors.New(`"currency" is ` + short(string(raw)) + `: not an ISO 4217 currency code (like "usd", "eur" or "jpy")`)
-	}
-	return req, nil
-}
-
-// Canonical is the request's canonical JSON: what the key store
-// fingerprints, so that two bodies asking for the same payment ("USD" and
-// "usd", members in either order) are one request.
-func (r PaymentRequest) Canonical() []byte {
-	return []byte(`{"amount":` + strconv.FormatInt(r.Amount, 10) + `,"currency":"` + r.Currency + `"}`)
-}
-
-// tooDeep returns the offset of the first bracket that opens level max+1
-// of nesting in body, or -1: one pass, strings skipped, no other
-// checking (the parser that follows does that).
-func tooDeep(body []byte, max int) int {
-	depth := 0
-	for i := 0; i < len(body); i++ {
-		switch body[i] {
-		case '"':
-			for i++; i < len(body) && body[i] != '"'; i++ {
-				if body[i] == '\\' {
-					i++
-				}
-			}
-		case '{', '[':
-			if depth++; depth > max {
-				return i
-			}
-		case '}', ']':
-			depth--
-		}
-	}
-	return -1
-}
-
-// short quotes s for an error message, cut to its first 32 bytes (and
-// "..." after them) so that an answer never echoes much of what was sent.
-func short(s string) string {
-	const max = 32
-	if len(s) <= max {
-		return strconv.Quote(s)
-	}
-	cut := max
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return strconv.Quote(s[:cut]) + "..."
-}
-
-// wholeNumber reads a JSON number written as [1-9][0-9]*, up to 18 digits.
-func wholeNumber(raw []byte) (int64, bool) {
-	if len(raw) == 0 || len(raw) > 18 || raw[0] < '1' || raw[0] > '9' {
-		return 0, false
-	}
-	var n int64
-	for _, c := range raw {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		n = n*10 + int64(c-'0')
-	}
-	return n, true
 }
 
 // ErrNoToken is returned by AccountOf for a request without a bearer token.

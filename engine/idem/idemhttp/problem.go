@@ -3,6 +3,9 @@ package idemhttp
 import (
 	"net/http"
 	"sort"
+	"strconv"
+
+	"github.com/retrylab/retrylab/engine/idem/ledger"
 )
 
 // A problem is a kind of error answer: RFC 9457 problem details, served
@@ -31,7 +34,7 @@ var (
 	probTooLarge = problem{"body-too-large", http.StatusRequestEntityTooLarge, "Request body too large",
 		"A request body may be at most 65536 bytes; a larger one is refused without being read."}
 	probInvalidRequest = problem{"invalid-request", http.StatusBadRequest, "Invalid payment request",
-		`The body must be a JSON object with "amount" (a whole number of cents, 1 to 99999999) and "currency" (three letters).`}
+		`The body must be a JSON object with "amount" (a whole number of cents, 1 to ` + strconv.Itoa(ledger.MaxAmount) + `) and "currency" (three letters).`}
 	probKeyReused = problem{"idempotency-key-reused", http.StatusUnprocessableEntity, "Idempotency-Key reused with another body",
 		"This key was first used with a different request body. A key stands for one request: send a new key for a new payment."}
 	probKeyInUse = problem{"idempotency-key-in-use", http.StatusConflict, "Request with this Idempotency-Key in progress",

@@ -20,7 +20,7 @@ import (
 	"time"
 
 	"github.com/retrylab/retrylab/engine/idem"
-	"github.com/retrylab/retrylab/engine/idem/idemhttp"
+	"github.com/retrylab/retrylab/engine/idem/ledger"
 )
 
 // Dialect is a SQL flavour.
@@ -102,7 +102,7 @@ func (d Dialect) Schema() []string {
 	}
 }
 
-// Store is an idemhttp.Store in a SQL database.
+// Store is a ledger.Store in a SQL database.
 type Store struct {
 	db *sql.DB
 	d  Dialect
@@ -331,73 +331,73 @@ func (s *Store) Purge(ctx context.Context, now time.Time) (int64, error) {
 	return res.RowsAffected()
 }
 
-func scanCharge(row scanner) (idemhttp.Charge, error) {
-	var c idemhttp.Charge
+func scanCharge(row scanner) (ledger.Charge, error) {
+	var c ledger.Charge
 	var created int64
 	err := row.Scan(&c.ID, &c.Account, &c.PaymentID, &c.Amount, &c.Currency, &c.Key, &created)
 	c.Created = fromMicros(created)
 	return c, err
 }
 
-// Charge implements idemhttp.Ledger.
-func (s *Store) Charge(ctx context.Context, c idemhttp.Charge) (idemhttp.Charge, bool, error) {
+// Charge implements ledger.Ledger.
+func (s *Store) Charge(ctx context.Context, c ledger.Charge) (ledger.Charge, bool, error) {
 	got, err := scanCharge(s.db.QueryRowContext(ctx, s.q.charge, c.ID, c.Account, c.PaymentID, c.Amount, c.Currency, c.Key, micros(c.Created), c.Fence))
 	if err == nil {
 		return got, true, nil
 	}
 	if !errors.Is(err, sql.ErrNoRows) {
-		return idemhttp.Charge{}, false, wrap("charge", err)
+		return ledger.Charge{}, false, wrap("charge", err)
 	}
 	// Either the payment was charged already, and that charge stands, or
 	// the claim was lost and nothing may be charged.
 	got, err = scanCharge(s.db.QueryRowContext(ctx, s.q.chargeOf, c.PaymentID))
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
-		return idemhttp.Charge{}, false, idem.ErrNotHeld
+		return ledger.Charge{}, false, idem.ErrNotHeld
 	case err != nil:
-		return idemhttp.Charge{}, false, wrap("charge", err)
+		return ledger.Charge{}, false, wrap("charge", err)
 	}
 	return got, false, nil
 }
 
-func scanPayment(row scanner) (idemhttp.Payment, error) {
-	var p idemhttp.Payment
+func scanPayment(row scanner) (ledger.Payment, error) {
+	var p ledger.Payment
 	var created int64
 	err := row.Scan(&p.ID, &p.Account, &p.Amount, &p.Currency, &p.Status, &p.ChargeID, &p.Key, &created)
 	p.Created = fromMicros(created)
 	return p, err
 }
 
-// SavePayment implements idemhttp.Ledger.
-func (s *Store) SavePayment(ctx context.Context, p idemhttp.Payment) (idemhttp.Payment, error) {
+// SavePayment implements ledger.Ledger.
+func (s *Store) SavePayment(ctx context.Context, p ledger.Payment) (ledger.Payment, error) {
 	got, err := scanPayment(s.db.QueryRowContext(ctx, s.q.save, p.ID, p.Account, p.Amount, p.Currency, p.Status, p.ChargeID, p.Key, micros(p.Created), p.Fence))
 	if errors.Is(err, sql.ErrNoRows) {
 		// Saved already, or the claim was lost.
 		got, err = scanPayment(s.db.QueryRowContext(ctx, s.q.paymentID, p.ID))
 		if errors.Is(err, sql.ErrNoRows) {
-			return idemhttp.Payment{}, idem.ErrNotHeld
+			return ledger.Payment{}, idem.ErrNotHeld
 		}
 	}
 	if err != nil {
-		return idemhttp.Payment{}, wrap("save payment", err)
+		return ledger.Payment{}, wrap("save payment", err)
 	}
 	return got, nil
 }
 
-// Payment implements idemhttp.Ledger.
-func (s *Store) Payment(ctx context.Context, account, id string) (idemhttp.Payment, bool, error) {
+// Payment implements ledger.Ledger.
+func (s *Store) Payment(ctx context.Context, account, id string) (ledger.Payment, bool, error) {
 	p, err := scanPayment(s.db.QueryRowContext(ctx, s.q.payment, id, account))
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
-		return idemhttp.Payment{}, false, nil
+		return ledger.Payment{}, false, nil
 	case err != nil:
-		return idemhttp.Payment{}, false, wrap("payment", err)
+		return ledger.Payment{}, false, wrap("payment", err)
 	}
 	return p, true, nil
 }
 
-// Charges implements idemhttp.Ledger.
-func (s *Store) Charges(ctx context.Context, account string, page idemhttp.Page) ([]idemhttp.Charge, bool, int, error) {
+// Charges implements ledger.Ledger.
+func (s *Store) Charges(ctx context.Context, account string, page ledger.Page) ([]ledger.Charge, bool, int, error) {
 	var total int
 	if err := s.db.QueryRowContext(ctx, s.q.count, account).Scan(&total); err != nil {
 		return nil, false, 0, wrap("count charges", err)
@@ -407,7 +407,7 @@ func (s *Store) Charges(ctx context.Context, account string, page idemhttp.Page)
 		err := s.db.QueryRowContext(ctx, s.q.cursor, page.StartingAfter, account).Scan(&created, &seq)
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
-			return nil, false, 0, idemhttp.ErrNoSuchCharge
+			return nil, false, 0, ledger.ErrNoSuchCharge
 		case err != nil:
 			return nil, false, 0, wrap("charges", err)
 		}
@@ -417,7 +417,7 @@ func (s *Store) Charges(ctx context.Context, account string, page idemhttp.Page)
 		return nil, false, 0, wrap("charges", err)
 	}
 	defer rows.Close()
-	var list []idemhttp.Charge
+	var list []ledger.Charge
 	for rows.Next() {
 		c, err := scanCharge(rows)
 		if err != nil {
@@ -441,4 +441,4 @@ func wrap(op string, err error) error {
 	return fmt.Errorf("sqlstore: %s: %w", op, err)
 }
 
-var _ idemhttp.Store = (*Store)(nil)
+var _ ledger.Store = (*Store)(nil)

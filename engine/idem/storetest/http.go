@@ -12,6 +12,7 @@ import (
 
 	"github.com/retrylab/retrylab/engine/idem"
 	"github.com/retrylab/retrylab/engine/idem/idemhttp"
+	"github.com/retrylab/retrylab/engine/idem/ledger"
 )
 
 const (
@@ -23,14 +24,14 @@ const (
 // api is a handler on a store and a manual clock, and a client of it.
 type api struct {
 	t     *testing.T
-	store idemhttp.Store
+	store ledger.Store
 	clock *idem.ManualClock
-	h     *idemhttp.Handler
+	h     *idemhttp.Sandbox
 }
 
-func newAPI(t *testing.T, s idemhttp.Store) *api {
+func newAPI(t *testing.T, s ledger.Store) *api {
 	clock := idem.NewManualClock(T0)
-	return &api{t: t, store: s, clock: clock, h: &idemhttp.Handler{Store: s, Clock: clock, Lease: 30 * time.Second}}
+	return &api{t: t, store: s, clock: clock, h: &idemhttp.Sandbox{Store: s, Clock: clock, Lease: 30 * time.Second}}
 }
 
 // reply is a response as the tests read it.
@@ -110,7 +111,7 @@ func (a *api) wantCharges(token string, want int) []string {
 	return payments
 }
 
-func testHTTPNewAndReplay(t *testing.T, s idemhttp.Store) {
+func testHTTPNewAndReplay(t *testing.T, s ledger.Store) {
 	a := newAPI(t, s)
 	first := a.expect("new key", a.pay("tok", "k_1", body2500), 201, false)
 	if !strings.HasPrefix(first.ID, "pay_") || first.Header.Get("Location") != "/v1/payments/"+first.ID ||
@@ -139,7 +140,7 @@ func testHTTPNewAndReplay(t *testing.T, s idemhttp.Store) {
 	}
 }
 
-func testHTTPInFlight(t *testing.T, s idemhttp.Store) {
+func testHTTPInFlight(t *testing.T, s ledger.Store) {
 	a := newAPI(t, s)
 	done := make(chan reply)
 	go func() { done <- a.pay("tok", "k_1", body2500, "slow=400") }()
@@ -172,7 +173,7 @@ func idemAccount(t *testing.T, token string) string {
 	return acct
 }
 
-func testHTTPThousand(t *testing.T, s idemhttp.Store) {
+func testHTTPThousand(t *testing.T, s ledger.Store) {
 	// 1,000 identical requests at once, with one key: one charge, one 201,
 	// and every other answer a 409 or a replay of that 201. Then again
 	// with another key, its winner slowed down by 200 ms (on the manual
@@ -244,7 +245,7 @@ func thousand(t *testing.T, a *api, token, key string, inFlight bool, faults ...
 	}
 }
 
-func testHTTPExpiry(t *testing.T, s idemhttp.Store) {
+func testHTTPExpiry(t *testing.T, s ledger.Store) {
 	a := newAPI(t, s)
 	first := a.expect("new key", a.pay("tok", "k_1", body2500), 201, false)
 	a.clock.Advance(idem.DefaultTTL - time.Microsecond)
@@ -257,7 +258,7 @@ func testHTTPExpiry(t *testing.T, s idemhttp.Store) {
 	a.wantCharges("tok", 2)
 }
 
-func testHTTPTakeover(t *testing.T, s idemhttp.Store) {
+func testHTTPTakeover(t *testing.T, s ledger.Store) {
 	a := newAPI(t, s)
 	acct := idemAccount(t, "tok")
 	// The server dies after charging: no answer (a 502 where the
@@ -288,7 +289,7 @@ func testHTTPTakeover(t *testing.T, s idemhttp.Store) {
 	a.expect("and again", a.pay("tok", "k_1", body2500), 201, true)
 }
 
-func testHTTPTakeoverUncheckpointed(t *testing.T, s idemhttp.Store) {
+func testHTTPTakeoverUncheckpointed(t *testing.T, s ledger.Store) {
 	// A claimant that chose its payment, charged, and died before it could
 	// record the charge: the takeover charges again through the ledger,
 	// which gives back the one charge.
@@ -300,7 +301,7 @@ func testHTTPTakeoverUncheckpointed(t *testing.T, s idemhttp.Store) {
 	if err := s.Checkpoint(ctx, rec); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := s.Charge(ctx, idemhttp.Charge{ID: "ch_crashed", Account: acct, PaymentID: "pay_crashed",
+	if _, _, err := s.Charge(ctx, ledger.Charge{ID: "ch_crashed", Account: acct, PaymentID: "pay_crashed",
 		Amount: 2500, Currency: "usd", Key: "k_1", Created: T0, Fence: rec.Fence}); err != nil {
 		t.Fatal(err)
 	}
@@ -312,7 +313,7 @@ func testHTTPTakeoverUncheckpointed(t *testing.T, s idemhttp.Store) {
 	a.wantCharges("tok", 1)
 }
 
-func testHTTPAccounts(t *testing.T, s idemhttp.Store) {
+func testHTTPAccounts(t *testing.T, s ledger.Store) {
 	a := newAPI(t, s)
 	pa := a.expect("account a", a.pay("tok_a", "k_1", body2500), 201, false)
 	pb := a.expect("account b, same key, another body", a.pay("tok_b", "k_1", body9900), 201, false)
@@ -326,7 +327,7 @@ func testHTTPAccounts(t *testing.T, s idemhttp.Store) {
 	a.wantCharges("tok_c", 0)
 }
 
-func testHTTPRelease(t *testing.T, s idemhttp.Store) {
+func testHTTPRelease(t *testing.T, s ledger.Store) {
 	a := newAPI(t, s)
 	r := a.expect("card network down", a.pay("tok", "k_1", body2500, "unavailable"), 503, false)
 	if r.Header.Get("Retry-After") == "" {
@@ -341,7 +342,7 @@ func testHTTPRelease(t *testing.T, s idemhttp.Store) {
 	a.wantCharges("tok", 1)
 }
 
-func testHTTPDecline(t *testing.T, s idemhttp.Store) {
+func testHTTPDecline(t *testing.T, s ledger.Store) {
 	a := newAPI(t, s)
 	first := a.expect("declined", a.pay("tok", "k_1", body2500, "decline"), 402, false)
 	if !strings.HasPrefix(first.Payment, "pay_") {
@@ -360,7 +361,7 @@ func testHTTPDecline(t *testing.T, s idemhttp.Store) {
 	}
 }
 
-func testHTTPLostResponse(t *testing.T, s idemhttp.Store) {
+func testHTTPLostResponse(t *testing.T, s ledger.Store) {
 	a := newAPI(t, s)
 	// The answer is lost (504 where the connection cannot be dropped);
 	// the retry with the same key gets the payment, charged once.
@@ -391,7 +392,7 @@ func (a *api) withWindows(lease, ttl time.Duration) *api {
 // minute, a retry 5.2 s after a crash that charged waits for the lease
 // (Retry-After says how long) and then finishes that payment; it never
 // makes a second one.
-func testHTTPCrashOutlivesTTL(t *testing.T, s idemhttp.Store) {
+func testHTTPCrashOutlivesTTL(t *testing.T, s ledger.Store) {
 	a := newAPI(t, s).withWindows(time.Minute, 5*time.Second)
 	a.expect("crash after charge", a.pay("tok", "k_1", body2500, "crash-after-charge"), 502, false)
 	r := a.expect("retry at once", a.pay("tok", "k_1", body2500), 409, false)
@@ -419,7 +420,7 @@ func testHTTPCrashOutlivesTTL(t *testing.T, s idemhttp.Store) {
 // A slow first request outlives its lease and the TTL: the retry takes
 // over, and when the first wakes it can charge nothing, since its fence
 // is stale. One charge, one payment.
-func testHTTPSlowClaimantFenced(t *testing.T, s idemhttp.Store) {
+func testHTTPSlowClaimantFenced(t *testing.T, s ledger.Store) {
 	a := newAPI(t, s).withWindows(5*time.Second, 8*time.Second)
 	first := make(chan reply)
 	go func() { first <- a.pay("tok", "k_1", body2500, "slow=10000") }()
@@ -451,7 +452,7 @@ func (a *api) waitSleepers(n int) {
 
 // Currency codes are compared without case: "USD" then "usd" under one
 // key is one payment; an unknown code is refused.
-func testHTTPCurrencyCase(t *testing.T, s idemhttp.Store) {
+func testHTTPCurrencyCase(t *testing.T, s ledger.Store) {
 	a := newAPI(t, s)
 	first := a.expect("USD", a.pay("tok", "k_1", `{"amount":2500,"currency":"USD"}`), 201, false)
 	again := a.expect("usd", a.pay("tok", "k_1", body2500), 201, true)

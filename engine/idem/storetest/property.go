@@ -15,6 +15,7 @@ import (
 
 	"github.com/retrylab/retrylab/engine/idem"
 	"github.com/retrylab/retrylab/engine/idem/idemhttp"
+	"github.com/retrylab/retrylab/engine/idem/ledger"
 )
 
 // RunProperty checks, over n random scenarios, the property the API
@@ -34,7 +35,7 @@ import (
 // asks the store under test whether a claim was fresh.
 //
 // A failure prints the scenario's seed; RETRYLAB_SEED=N replays it.
-func RunProperty(t *testing.T, newStore func(t *testing.T) idemhttp.Store, n int) {
+func RunProperty(t *testing.T, newStore func(t *testing.T) ledger.Store, n int) {
 	seeds := make([]uint64, 0, n)
 	if s := os.Getenv("RETRYLAB_SEED"); s != "" {
 		seed, err := strconv.ParseUint(s, 10, 64)
@@ -132,7 +133,7 @@ type planKey struct{}
 
 // dying is the store under test, with a process that dies where the
 // request's context says.
-type dying struct{ idemhttp.Store }
+type dying struct{ ledger.Store }
 
 func dieAt(ctx context.Context, p deathPoint) {
 	if d, _ := ctx.Value(planKey{}).(deathPoint); d == p {
@@ -152,7 +153,7 @@ func (d dying) Checkpoint(ctx context.Context, rec idem.Record) error {
 	return err
 }
 
-func (d dying) Charge(ctx context.Context, c idemhttp.Charge) (idemhttp.Charge, bool, error) {
+func (d dying) Charge(ctx context.Context, c ledger.Charge) (ledger.Charge, bool, error) {
 	got, created, err := d.Store.Charge(ctx, c)
 	if err == nil {
 		dieAt(ctx, afterCharge)
@@ -170,9 +171,9 @@ const (
 	propKey   = "order-1"
 )
 
-func (sc *scenario) run(s idemhttp.Store) error {
+func (sc *scenario) run(s ledger.Store) error {
 	clock := idem.NewManualClock(T0)
-	h := &idemhttp.Handler{Store: dying{s}, Clock: clock, Lease: sc.lease, TTL: sc.ttl}
+	h := &idemhttp.Sandbox{Store: dying{s}, Clock: clock, Lease: sc.lease, TTL: sc.ttl}
 	account, _ := idemhttp.AccountOf("Bearer " + propToken)
 	ctx := context.Background()
 
@@ -261,7 +262,7 @@ func (sc *scenario) run(s idemhttp.Store) error {
 		}
 	}
 
-	list, _, total, err := s.Charges(ctx, account, idemhttp.Page{Limit: 1000})
+	list, _, total, err := s.Charges(ctx, account, ledger.Page{Limit: 1000})
 	if err != nil {
 		return err
 	}

@@ -1,5 +1,5 @@
 // Package storetest is the conformance suite of the API's stores: every
-// idemhttp.Store (memory, SQLite, PostgreSQL) passes Run. It checks each
+// ledger.Store (memory, SQLite, PostgreSQL) passes Run. It checks each
 // Store method's contract on records, the ledger's, and then the whole
 // protocol through the HTTP handler: replays, 409 and 422, a thousand
 // simultaneous identical requests, expiry, lease takeover, account
@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/retrylab/retrylab/engine/idem"
-	"github.com/retrylab/retrylab/engine/idem/idemhttp"
+	"github.com/retrylab/retrylab/engine/idem/ledger"
 )
 
 // T0 is the suite's starting time: whole milliseconds, which every store
@@ -26,10 +26,10 @@ var T0 = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 
 // Run runs the suite. newStore returns a new, empty store for each test;
 // it is the caller's to close (with t.Cleanup).
-func Run(t *testing.T, newStore func(t *testing.T) idemhttp.Store) {
+func Run(t *testing.T, newStore func(t *testing.T) ledger.Store) {
 	for _, tc := range []struct {
 		name string
-		run  func(*testing.T, idemhttp.Store)
+		run  func(*testing.T, ledger.Store)
 	}{
 		{"ClaimCompleteGet", testClaimCompleteGet},
 		{"ClaimHeld", testClaimHeld},
@@ -105,7 +105,7 @@ func sameRecord(t *testing.T, what string, got, want idem.Record) {
 	}
 }
 
-func testClaimCompleteGet(t *testing.T, s idemhttp.Store) {
+func testClaimCompleteGet(t *testing.T, s ledger.Store) {
 	if _, ok, err := s.Get(ctx, "acct_1", "k_1"); ok || err != nil {
 		t.Fatalf("Get on an empty store = %v, %v", ok, err)
 	}
@@ -138,7 +138,7 @@ func testClaimCompleteGet(t *testing.T, s idemhttp.Store) {
 	}
 }
 
-func testClaimHeld(t *testing.T, s idemhttp.Store) {
+func testClaimHeld(t *testing.T, s ledger.Store) {
 	first := mustClaim(t, s, claim("acct_1", "k_1", "fp_a", T0), true)
 	for _, fp := range []string{"fp_a", "fp_b"} {
 		// Within the lease: held, whatever the body.
@@ -147,7 +147,7 @@ func testClaimHeld(t *testing.T, s idemhttp.Store) {
 	}
 }
 
-func testRelease(t *testing.T, s idemhttp.Store) {
+func testRelease(t *testing.T, s ledger.Store) {
 	rec := mustClaim(t, s, claim("acct_1", "k_1", "fp_a", T0), true)
 	if err := s.Release(ctx, rec); err != nil {
 		t.Fatal(err)
@@ -165,7 +165,7 @@ func testRelease(t *testing.T, s idemhttp.Store) {
 	}
 }
 
-func testFencing(t *testing.T, s idemhttp.Store) {
+func testFencing(t *testing.T, s ledger.Store) {
 	rec := mustClaim(t, s, claim("acct_1", "k_1", "fp_a", T0), true)
 	stale := rec
 	stale.Fence = rec.Fence + 1
@@ -185,7 +185,7 @@ func testFencing(t *testing.T, s idemhttp.Store) {
 	sameRecord(t, "after refused writes", mustGet(t, s, "acct_1", "k_1"), rec)
 }
 
-func testTakeover(t *testing.T, s idemhttp.Store) {
+func testTakeover(t *testing.T, s ledger.Store) {
 	rec := mustClaim(t, s, claim("acct_1", "k_1", "fp_a", T0), true)
 	rec.RecoveryPoint = "payment pay_1"
 	if err := s.Checkpoint(ctx, rec); err != nil {
@@ -220,7 +220,7 @@ func testTakeover(t *testing.T, s idemhttp.Store) {
 	}
 }
 
-func testExpiry(t *testing.T, s idemhttp.Store) {
+func testExpiry(t *testing.T, s ledger.Store) {
 	rec := mustClaim(t, s, claim("acct_1", "k_1", "fp_a", T0), true)
 	// Completed an hour after the claim: expiry counts from here.
 	done := T0.Add(time.Hour)
@@ -246,7 +246,7 @@ func testExpiry(t *testing.T, s idemhttp.Store) {
 // A key's fences never repeat, not even after its record was deleted: a
 // claimant overtaken in one life of the key can do nothing to the next,
 // though that one was claimed afresh after a purge or a release.
-func testFenceNeverRepeats(t *testing.T, s idemhttp.Store) {
+func testFenceNeverRepeats(t *testing.T, s ledger.Store) {
 	first := mustClaim(t, s, claim("acct_1", "k_1", "fp_a", T0), true)
 	lapsed := T0.Add(30 * time.Second)
 	second := mustClaim(t, s, claim("acct_1", "k_1", "fp_a", lapsed), true)
@@ -280,7 +280,7 @@ func testFenceNeverRepeats(t *testing.T, s idemhttp.Store) {
 			t.Fatalf("the first life's claimant's %s on the third claim: %v, want ErrNotHeld", name, err)
 		}
 	}
-	c := idemhttp.Charge{ID: "ch_late", Account: "acct_1", PaymentID: "pay_late", Amount: 100, Currency: "usd", Key: "k_1", Created: later, Fence: first.Fence}
+	c := ledger.Charge{ID: "ch_late", Account: "acct_1", PaymentID: "pay_late", Amount: 100, Currency: "usd", Key: "k_1", Created: later, Fence: first.Fence}
 	if _, _, err := s.Charge(ctx, c); !errors.Is(err, idem.ErrNotHeld) {
 		t.Fatalf("the first life's claimant's Charge on the third claim: %v, want ErrNotHeld", err)
 	}
@@ -298,7 +298,7 @@ func testFenceNeverRepeats(t *testing.T, s idemhttp.Store) {
 // An in-flight record never expires: its claimant may have charged. Long
 // after its TTL, a retry with the same body waits for the lease and then
 // takes it over from its recovery point; another body is a mismatch.
-func testInFlightNeverExpires(t *testing.T, s idemhttp.Store) {
+func testInFlightNeverExpires(t *testing.T, s ledger.Store) {
 	rec := mustClaim(t, s, claim("acct_1", "k_2", "fp_a", T0), true)
 	rec.RecoveryPoint = "charged pay_1 ch_1"
 	if err := s.Checkpoint(ctx, rec); err != nil {
@@ -324,7 +324,7 @@ func testInFlightNeverExpires(t *testing.T, s idemhttp.Store) {
 	}
 }
 
-func testAccountIsolation(t *testing.T, s idemhttp.Store) {
+func testAccountIsolation(t *testing.T, s ledger.Store) {
 	a := mustClaim(t, s, claim("acct_a", "k_1", "fp_a", T0), true)
 	b := mustClaim(t, s, claim("acct_b", "k_1", "fp_b", T0), true)
 	// Strings that would collide if account and key were joined with ':'.
@@ -348,7 +348,7 @@ func testAccountIsolation(t *testing.T, s idemhttp.Store) {
 	}
 }
 
-func testBinaryBody(t *testing.T, s idemhttp.Store) {
+func testBinaryBody(t *testing.T, s ledger.Store) {
 	body := make([]byte, 256)
 	for i := range body {
 		body[i] = byte(i)
@@ -372,7 +372,7 @@ func testBinaryBody(t *testing.T, s idemhttp.Store) {
 	}
 }
 
-func testConcurrentClaims(t *testing.T, s idemhttp.Store) {
+func testConcurrentClaims(t *testing.T, s ledger.Store) {
 	// 100 claims of one key at once: exactly one wins, and every loser
 	// sees the winner's record.
 	const n = 100
@@ -422,14 +422,14 @@ func testConcurrentClaims(t *testing.T, s idemhttp.Store) {
 
 // holding claims (account, key) and returns the claim, whose fence the
 // ledger's writes carry.
-func holding(t *testing.T, s idemhttp.Store, account, key string) idem.Record {
+func holding(t *testing.T, s ledger.Store, account, key string) idem.Record {
 	t.Helper()
 	return mustClaim(t, s, claim(account, key, "fp_"+key, T0), true)
 }
 
-func testLedgerCharge(t *testing.T, s idemhttp.Store) {
+func testLedgerCharge(t *testing.T, s ledger.Store) {
 	k1 := holding(t, s, "acct_1", "k_1")
-	c := idemhttp.Charge{ID: "ch_1", Account: "acct_1", PaymentID: "pay_1", Amount: 2500, Currency: "usd", Key: "k_1", Created: T0, Fence: k1.Fence}
+	c := ledger.Charge{ID: "ch_1", Account: "acct_1", PaymentID: "pay_1", Amount: 2500, Currency: "usd", Key: "k_1", Created: T0, Fence: k1.Fence}
 	got, created, err := s.Charge(ctx, c)
 	c.Fence = 0 // not kept
 	if err != nil || !created || got != c {
@@ -446,23 +446,23 @@ func testLedgerCharge(t *testing.T, s idemhttp.Store) {
 	if _, created, err := s.Charge(ctx, other); err != nil || !created {
 		t.Fatalf("Charge for pay_2 = %v, %v", created, err)
 	}
-	if list, more, total, err := s.Charges(ctx, "acct_1", idemhttp.Page{Limit: 10}); err != nil || total != 2 || len(list) != 2 || more {
+	if list, more, total, err := s.Charges(ctx, "acct_1", ledger.Page{Limit: 10}); err != nil || total != 2 || len(list) != 2 || more {
 		t.Fatalf("Charges = %d of %d (more: %v), %v; want 2", len(list), total, more, err)
 	}
 }
 
 // A claimant that lost its key to a takeover can neither charge nor save
 // a payment, though it holds a fence that once was good; the takeover can.
-func testLedgerFence(t *testing.T, s idemhttp.Store) {
+func testLedgerFence(t *testing.T, s ledger.Store) {
 	first := holding(t, s, "acct_1", "k_1")
 	lapsed := first.LockedUntil
 	second := mustClaim(t, s, claim("acct_1", "k_1", "fp_k_1", lapsed), true)
-	c := idemhttp.Charge{ID: "ch_1", Account: "acct_1", PaymentID: "pay_1", Amount: 2500, Currency: "usd", Key: "k_1", Created: T0, Fence: first.Fence}
+	c := ledger.Charge{ID: "ch_1", Account: "acct_1", PaymentID: "pay_1", Amount: 2500, Currency: "usd", Key: "k_1", Created: T0, Fence: first.Fence}
 	if got, created, err := s.Charge(ctx, c); !errors.Is(err, idem.ErrNotHeld) || created {
 		t.Fatalf("Charge at the lost fence %d = %+v, %v, %v; want ErrNotHeld", first.Fence, got, created, err)
 	}
-	p := idemhttp.Payment{ID: "pay_1", Account: "acct_1", Amount: 2500, Currency: "usd",
-		Status: idemhttp.PaymentSucceeded, Key: "k_1", Created: T0, Fence: first.Fence}
+	p := ledger.Payment{ID: "pay_1", Account: "acct_1", Amount: 2500, Currency: "usd",
+		Status: ledger.PaymentSucceeded, Key: "k_1", Created: T0, Fence: first.Fence}
 	if _, err := s.SavePayment(ctx, p); !errors.Is(err, idem.ErrNotHeld) {
 		t.Fatalf("SavePayment at the lost fence: %v; want ErrNotHeld", err)
 	}
@@ -479,7 +479,7 @@ func testLedgerFence(t *testing.T, s idemhttp.Store) {
 	if _, _, err := s.Charge(ctx, c3); !errors.Is(err, idem.ErrNotHeld) {
 		t.Fatalf("a charge for a key nobody claimed: %v; want ErrNotHeld", err)
 	}
-	if list, _, _, _ := s.Charges(ctx, "acct_1", idemhttp.Page{Limit: 10}); len(list) != 0 {
+	if list, _, _, _ := s.Charges(ctx, "acct_1", ledger.Page{Limit: 10}); len(list) != 0 {
 		t.Fatalf("acct_1 has charges %+v after refused ones", list)
 	}
 	c.Fence = second.Fence
@@ -502,17 +502,17 @@ func testLedgerFence(t *testing.T, s idemhttp.Store) {
 	}
 }
 
-func testLedgerPayments(t *testing.T, s idemhttp.Store) {
+func testLedgerPayments(t *testing.T, s ledger.Store) {
 	k1 := holding(t, s, "acct_1", "k_1")
-	p := idemhttp.Payment{ID: "pay_1", Account: "acct_1", Amount: 2500, Currency: "usd",
-		Status: idemhttp.PaymentSucceeded, ChargeID: "ch_1", Key: "k_1", Created: T0, Fence: k1.Fence}
+	p := ledger.Payment{ID: "pay_1", Account: "acct_1", Amount: 2500, Currency: "usd",
+		Status: ledger.PaymentSucceeded, ChargeID: "ch_1", Key: "k_1", Created: T0, Fence: k1.Fence}
 	got, err := s.SavePayment(ctx, p)
 	p.Fence = 0 // not kept
 	if err != nil || got != p {
 		t.Fatalf("SavePayment = %+v, %v", got, err)
 	}
 	later := p
-	later.Status, later.ChargeID, later.Fence = idemhttp.PaymentDeclined, "", k1.Fence
+	later.Status, later.ChargeID, later.Fence = ledger.PaymentDeclined, "", k1.Fence
 	if got, err := s.SavePayment(ctx, later); err != nil || got != p {
 		t.Fatalf("second SavePayment = %+v, %v; want the first kept", got, err)
 	}
@@ -527,22 +527,22 @@ func testLedgerPayments(t *testing.T, s idemhttp.Store) {
 	}
 }
 
-func testLedgerListing(t *testing.T, s idemhttp.Store) {
+func testLedgerListing(t *testing.T, s ledger.Store) {
 	k1 := holding(t, s, "acct_1", "k_1")
 	// ch_3 and ch_4 are taken at the same instant: the later taken is newer.
 	at := []int{1, 2, 3, 3, 5}
 	for i := 1; i <= 5; i++ {
-		c := idemhttp.Charge{ID: "ch_" + strconv.Itoa(i), Account: "acct_1", PaymentID: "pay_" + strconv.Itoa(i), Key: "k_1",
+		c := ledger.Charge{ID: "ch_" + strconv.Itoa(i), Account: "acct_1", PaymentID: "pay_" + strconv.Itoa(i), Key: "k_1",
 			Amount: int64(100 * i), Currency: "usd", Created: T0.Add(time.Duration(at[i-1]) * time.Second), Fence: k1.Fence}
 		if _, _, err := s.Charge(ctx, c); err != nil {
 			t.Fatal(err)
 		}
 	}
 	kx := holding(t, s, "acct_2", "k_x")
-	if _, _, err := s.Charge(ctx, idemhttp.Charge{ID: "ch_x", Account: "acct_2", PaymentID: "pay_x", Key: "k_x", Amount: 1, Currency: "eur", Created: T0, Fence: kx.Fence}); err != nil {
+	if _, _, err := s.Charge(ctx, ledger.Charge{ID: "ch_x", Account: "acct_2", PaymentID: "pay_x", Key: "k_x", Amount: 1, Currency: "eur", Created: T0, Fence: kx.Fence}); err != nil {
 		t.Fatal(err)
 	}
-	ids := func(list []idemhttp.Charge) string {
+	ids := func(list []ledger.Charge) string {
 		var out []string
 		for _, c := range list {
 			out = append(out, c.ID)
@@ -553,7 +553,7 @@ func testLedgerListing(t *testing.T, s idemhttp.Store) {
 	var pages []string
 	after := ""
 	for range 4 {
-		list, more, total, err := s.Charges(ctx, "acct_1", idemhttp.Page{Limit: 2, StartingAfter: after})
+		list, more, total, err := s.Charges(ctx, "acct_1", ledger.Page{Limit: 2, StartingAfter: after})
 		if err != nil || total != 5 {
 			t.Fatalf("Charges(limit 2, after %q) = %d of %d, %v", after, len(list), total, err)
 		}
@@ -566,16 +566,16 @@ func testLedgerListing(t *testing.T, s idemhttp.Store) {
 	if got, want := strings.Join(pages, " | "), "ch_5,ch_4+ | ch_3,ch_2+ | ch_1"; got != want {
 		t.Fatalf("pages (+ for has_more) = %s, want %s (newest first)", got, want)
 	}
-	if list, more, _, err := s.Charges(ctx, "acct_1", idemhttp.Page{Limit: 3}); err != nil || ids(list) != "ch_5,ch_4,ch_3" || !more {
+	if list, more, _, err := s.Charges(ctx, "acct_1", ledger.Page{Limit: 3}); err != nil || ids(list) != "ch_5,ch_4,ch_3" || !more {
 		t.Fatalf("Charges(limit 3) = %s (more %v), %v", ids(list), more, err)
 	}
-	if list, more, _, err := s.Charges(ctx, "acct_1", idemhttp.Page{Limit: 5}); err != nil || len(list) != 5 || more {
+	if list, more, _, err := s.Charges(ctx, "acct_1", ledger.Page{Limit: 5}); err != nil || len(list) != 5 || more {
 		t.Fatalf("Charges(limit 5) = %s (more %v), %v; want all, no more", ids(list), more, err)
 	}
-	if _, _, _, err := s.Charges(ctx, "acct_1", idemhttp.Page{Limit: 2, StartingAfter: "ch_x"}); !errors.Is(err, idemhttp.ErrNoSuchCharge) {
+	if _, _, _, err := s.Charges(ctx, "acct_1", ledger.Page{Limit: 2, StartingAfter: "ch_x"}); !errors.Is(err, ledger.ErrNoSuchCharge) {
 		t.Fatalf("a cursor from another account: %v, want ErrNoSuchCharge", err)
 	}
-	if list, _, total, _ := s.Charges(ctx, "acct_3", idemhttp.Page{Limit: 10}); total != 0 || len(list) != 0 {
+	if list, _, total, _ := s.Charges(ctx, "acct_3", ledger.Page{Limit: 10}); total != 0 || len(list) != 0 {
 		t.Fatalf("an unknown account has %d charges", total)
 	}
 }

@@ -6,13 +6,13 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/retrylab/retrylab/engine/idem/idemhttp"
+	"github.com/retrylab/retrylab/engine/idem/ledger"
 	"github.com/retrylab/retrylab/engine/idem/sqlstore/sqlite"
 	"github.com/retrylab/retrylab/engine/idem/storetest"
 )
 
 func TestSQLiteConformance(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) idemhttp.Store {
+	storetest.Run(t, func(t *testing.T) ledger.Store {
 		s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "retrylab.db"))
 		if err != nil {
 			t.Fatal(err)
@@ -25,7 +25,7 @@ func TestSQLiteConformance(t *testing.T) {
 func TestSQLiteProperty(t *testing.T) {
 	dir := t.TempDir()
 	n := 0
-	storetest.RunProperty(t, func(t *testing.T) idemhttp.Store {
+	storetest.RunProperty(t, func(t *testing.T) ledger.Store {
 		n++
 		s, err := sqlite.Open(context.Background(), filepath.Join(dir, "p"+strconv.Itoa(n)+".db"))
 		if err != nil {

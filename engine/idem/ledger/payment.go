@@ -1,0 +1,181 @@
+package ledger
+
+import (
+	"errors"
+	"strconv"
+
+	"github.com/retrylab/retrylab/engine/idem"
+)
+
+// Limits of a payment request.
+const (
+	// MaxAmount is the largest amount a payment may ask for, in the
+	// currency's smallest unit: 99,999,999, eight digits (999,999.99 in a
+	// two-decimal currency), the most Stripe takes for one charge (its API
+	// reference, https://docs.stripe.com/api/charges/object: an amount has
+	// up to eight digits). It is the one limit of both payment servers,
+	// the sandbox API's and the simulation's (engine/payment), whose
+	// client may pay any amount up to it: a payment the simulator shows is
+	// one the API would take. The API page (content/api.md) and the
+	// problem type state it.
+	MaxAmount = 99_999_999
+	// MaxDepth is the deepest nesting of arrays and objects a payment body
+	// may have: 32. A payment is one flat object (depth 1); the bound is
+	// checked by one pass over the bytes before anything else reads the
+	// body, so a body nested thousands deep costs no more than a flat one.
+	MaxDepth = 32
+)
+
+// PaymentRequest is what a client asks to pay: the body of POST
+// /v1/payments.
+type PaymentRequest struct {
+	Amount   int64  // 1 to MaxAmount, in the currency's smallest unit
+	Currency string // three letters, lower-cased
+}
+
+// ParsePayment reads a payment request, the step both payment servers
+// take before any work, with no transport of its own: one JSON object
+// with exactly the members "amount", a whole number from 1 to MaxAmount
+// written without fraction or exponent, and "currency", an ISO 4217 code
+// in either case. The JSON must also pass idem.Canonical (no duplicate
+// members, valid UTF-8), and nest no deeper than MaxDepth, which is
+// checked first. Each error says what is wrong and where, echoing at most
+// a short prefix of what was sent.
+func ParsePayment(body []byte) (PaymentRequest, error) {
+	if at := tooDeep(body, MaxDepth); at >= 0 {
+		return PaymentRequest{}, errors.New("the body nests arrays or objects deeper than " + strconv.Itoa(MaxDepth) +
+			" levels (at byte " + strconv.Itoa(at) + `); a payment is one flat object like {"amount":2500,"currency":"usd"}`)
+	}
+	canon, err := idem.Canonical(body)
+	if err != nil {
+		var se *idem.SyntaxError
+		if errors.As(err, &se) {
+			return PaymentRequest{}, errors.New("the body is not valid JSON: at byte " + strconv.Itoa(se.Offset) + ": " + se.Msg)
+		}
+		return PaymentRequest{}, err
+	}
+	if canon[0] != '{' {
+		return PaymentRequest{}, errors.New(`the body must be a JSON object like {"amount":2500,"currency":"usd"}`)
+	}
+	var amount, currency []byte
+	for name, value := range members(canon) {
+		switch name {
+		case `"amount"`:
+			amount = value
+		case `"currency"`:
+			currency = value
+		default:
+			return PaymentRequest{}, errors.New("unknown member " + name + ` (a payment has "amount" and "currency")`)
+		}
+	}
+	var req PaymentRequest
+	var ok bool
+	if amount == nil {
+		return PaymentRequest{}, errors.New(`"amount" is missing: a whole number of cents, like 2500`)
+	}
+	if req.Amount, ok = wholeNumber(amount); !ok || req.Amount > MaxAmount {
+		return PaymentRequest{}, errors.New(`"amount" is ` + idem.Excerpt(string(amount)) + ": want a whole number from 1 to " + strconv.Itoa(MaxAmount) + ", in cents, like 2500")
+	}
+	if currency == nil {
+		return PaymentRequest{}, errors.New(`"currency" is missing: three letters, like "usd"`)
+	}
+	if currency[0] != '"' {
+		return PaymentRequest{}, errors.New(`"currency" is ` + idem.Excerpt(string(currency)) + `: want an ISO 4217 code, like "usd"`)
+	}
+	// A canonical string holds every letter as itself: a code is exactly
+	// three bytes between the quotes.
+	if req.Currency, ok = Currency(string(currency[1 : len(currency)-1])); !ok {
+		return PaymentRequest{}, errors.New(`"currency" is ` + idem.Excerpt(string(currency)) + `: not an ISO 4217 currency code (like "usd", "eur" or "jpy")`)
+	}
+	return req, nil
+}
+
+// Canonical is the request's canonical JSON: what the key store
+// fingerprints, so that two bodies asking for the same payment ("USD" and
+// "usd", members in either order) are one request.
+func (r PaymentRequest) Canonical() []byte {
+	return []byte(`{"amount":` + strconv.FormatInt(r.Amount, 10) + `,"currency":"` + r.Currency + `"}`)
+}
+
+// members yields the top-level members of canon, the canonical form of a
+// JSON object (idem.Canonical): each name as written there, quotes
+// included, and the bytes of its value. In that form there is no
+// whitespace and a quote inside a string is always escaped, so a member
+// ends at the first comma outside strings and brackets.
+func members(canon []byte) func(yield func(name string, value []byte) bool) {
+	return func(yield func(string, []byte) bool) {
+		for i := 1; i < len(canon) && canon[i] == '"'; {
+			colon := skipString(canon, i)
+			end, depth := colon+1, 0
+			for ; end < len(canon); end++ {
+				c := canon[end]
+				if c == '"' {
+					end = skipString(canon, end) - 1
+				} else if c == '{' || c == '[' {
+					depth++
+				} else if (c == '}' || c == ']') && depth > 0 {
+					depth--
+				} else if (c == ',' || c == '}') && depth == 0 {
+					break
+				}
+			}
+			if !yield(string(canon[i:colon]), canon[colon+1:end]) {
+				return
+			}
+			i = end + 1
+		}
+	}
+}
+
+// skipString returns the index just past the string that opens at
+// canon[i].
+func skipString(canon []byte, i int) int {
+	for i++; i < len(canon); i++ {
+		switch canon[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return i
+}
+
+// tooDeep returns the offset of the first bracket that opens level max+1
+// of nesting in body, or -1: one pass, strings skipped, no other
+// checking (the parser that follows does that).
+func tooDeep(body []byte, max int) int {
+	depth := 0
+	for i := 0; i < len(body); i++ {
+		switch body[i] {
+		case '"':
+			for i++; i < len(body) && body[i] != '"'; i++ {
+				if body[i] == '\\' {
+					i++
+				}
+			}
+		case '{', '[':
+			if depth++; depth > max {
+				return i
+			}
+		case '}', ']':
+			depth--
+		}
+	}
+	return -1
+}
+
+// wholeNumber reads a JSON number written as [1-9][0-9]*, up to 18 digits.
+func wholeNumber(raw []byte) (int64, bool) {
+	if len(raw) == 0 || len(raw) > 18 || raw[0] < '1' || raw[0] > '9' {
+		return 0, false
+	}
+	var n int64
+	for _, c := range raw {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	return n, true
+}
