@@ -74,7 +74,7 @@ func killAndCheck(t *testing.T, db string, open func() *sql.DB) {
 	if s := os.Getenv("RETRYLAB_SEED"); s != "" {
 		seed, _ = strconv.ParseUint(s, 10, 64)
 	}
-	t.Logf("seed %d (RETRYLAB_SEED=%d replays the kill times)", seed, seed)
+	t.Logf("seed %d (RETRYLAB_SEED=%d replays the kill points)", seed, seed)
 	r := rand.New(rand.NewPCG(seed, 9))
 
 	l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -134,14 +134,21 @@ func killAndCheck(t *testing.T, db string, open func() *sql.DB) {
 		}()
 	}
 
-	// Kill it at random moments while keys are being paid, at least three
-	// times, and start it again on the same database.
+	// Kill it four times while keys are being paid, each at a random
+	// point of the run measured in keys paid, not in time: on a loaded
+	// machine a clock-paced killer saw every key paid after one kill. The
+	// k-th kill comes once between k/6 and k/6 + 1/12 of the keys are paid
+	// (20 to 40, 60 to 80, 100 to 120, 140 to 160 of 240), and the server
+	// is started again on the same database.
 	kills := 0
-	for kills < 3 || paid.Load() < keys/2 {
-		if paid.Load() >= keys || ctx.Err() != nil {
+	for k := 1; k <= 4 && ctx.Err() == nil; k++ {
+		at := int32(k*keys/6 + r.IntN(keys/12))
+		for paid.Load() < at && ctx.Err() == nil {
+			time.Sleep(2 * time.Millisecond)
+		}
+		if ctx.Err() != nil {
 			break
 		}
-		time.Sleep(time.Duration(150+r.IntN(500)) * time.Millisecond)
 		mu.Lock()
 		p := proc
 		mu.Unlock()
@@ -154,8 +161,8 @@ func killAndCheck(t *testing.T, db string, open func() *sql.DB) {
 	if t.Failed() {
 		return
 	}
-	if kills < 3 {
-		t.Fatalf("killed %d times before every key was paid, want at least 3", kills)
+	if kills < 4 {
+		t.Fatalf("killed %d times before every key was paid, want 4", kills)
 	}
 	t.Logf("%d keys paid through %d kills", keys, kills)
 
