@@ -98,8 +98,12 @@ func Retry(p RetryPolicy, r *sim.Rand, do func(call int) Outcome) (Report, error
 		o := do(call)
 		rep.Calls++
 		rep.Last = o
-		rep.Trace = append(rep.Trace, sim.Event{At: rep.Elapsed, Kind: "call", Lane: lane, To: "server",
-			Text: "Call " + strconv.Itoa(call+1) + ": " + describe(o) + ".", Ref: "call-" + strconv.Itoa(call+1)})
+		ev := sim.Event{At: rep.Elapsed, Kind: Call, Lane: lane, To: "server", Ref: "call-" + strconv.Itoa(call+1),
+			N: call + 1, M: o.Status, Amount: ms(o.RetryAfter), Say: sayer}
+		if o.Err != nil {
+			ev.Detail = o.Err.Error()
+		}
+		rep.Trace = append(rep.Trace, ev)
 		rep.Elapsed += o.Took
 		if !o.Retryable() {
 			rep.Stopped = StopFinal
@@ -113,30 +117,12 @@ func Retry(p RetryPolicy, r *sim.Rand, do func(call int) Outcome) (Report, error
 		w = max(w, o.RetryAfter)
 		if p.Deadline > 0 && rep.Elapsed+w > p.Deadline {
 			rep.Stopped = StopDeadline
-			rep.Trace = append(rep.Trace, sim.Event{At: rep.Elapsed, Kind: "give-up", Lane: lane,
-				Text: "Waiting " + secs(w) + " s would pass the deadline of " + secs(p.Deadline) + " s: give up."})
+			rep.Trace = append(rep.Trace, sim.Event{At: rep.Elapsed, Kind: GiveUp, Lane: lane,
+				N: int(ms(w)), M: int(ms(p.Deadline)), Say: sayer})
 			return rep, nil
 		}
-		rep.Trace = append(rep.Trace, sim.Event{At: rep.Elapsed, Kind: "wait", Lane: lane,
-			Text: "Wait " + secs(w) + " s."})
+		rep.Trace = append(rep.Trace, sim.Event{At: rep.Elapsed, Kind: Wait, Lane: lane, N: int(ms(w)), Say: sayer})
 		rep.Waits = append(rep.Waits, w)
 		rep.Elapsed += w
 	}
-}
-
-func describe(o Outcome) string {
-	switch {
-	case o.Err != nil:
-		return o.Err.Error()
-	case o.Status == 0:
-		return "no answer"
-	case o.RetryAfter > 0:
-		return strconv.Itoa(o.Status) + " with Retry-After " + secs(o.RetryAfter) + " s"
-	}
-	return strconv.Itoa(o.Status)
-}
-
-// secs writes d in seconds to the millisecond: 0.137.
-func secs(d time.Duration) string {
-	return strconv.FormatFloat(float64(d.Round(time.Millisecond))/float64(time.Second), 'f', -1, 64)
 }
