@@ -38,7 +38,7 @@ const maxCalls = 6_000_000
 
 // ErrBackoffTooBig is the error for parameters whose run would take the
 // page more than about a second.
-var ErrBackoffTooBig = errors.New("too many calls to simulate in the page: use fewer clients, more capacity or a longer cap (retrylab sim backoff runs any size)")
+var ErrBackoffTooBig = errors.New("too many calls to simulate in the page: use fewer Clients, more Capacity (calls per slot) or a longer Cap (s); retrylab sim backoff runs any size")
 
 // estimateCalls is a generous estimate of a jittered run's calls. Serving
 // every client takes at least T = clients / capacity slots. Within T a

@@ -53,7 +53,7 @@ func TestRunFormSaysWhatIsWrongInTheReadersWords(t *testing.T) {
 		// Values the model refuses as a whole: its reason, beside what
 		// the reader changed.
 		{&Backoff, map[string]string{"clients": "100000", "capacity": "1", "policy": "full"}, "capacity", "capacity",
-			"Too many calls to simulate in the page: use fewer clients, more capacity or a longer cap (retrylab sim backoff runs any size)."},
+			"Too many calls to simulate in the page: use fewer Clients, more Capacity (calls per slot) or a longer Cap (s); retrylab sim backoff runs any size."},
 	} {
 		_, run, err := c.w.RunForm(form(t, c.w, c.set), c.changed, c.w.Schema.Defaults())
 		if err == nil || run != nil {
