@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -21,7 +22,8 @@ type fieldError struct {
 	ID          string   // the message's id
 	Role        string
 	Stale       bool    // the output is marked stale
-	Opacity     float64 // the output's computed opacity
+	Graphic     float64 // the opacity of the output's first chart, swatch or arrow; -1 without any
+	Grey        bool    // the output is in greys, its text in the muted colour
 	Label       string  // the visible label of the control before the message
 	Min, Max    string  // that control's min and max
 }
@@ -44,22 +46,25 @@ func (p *wpage) fieldErrorOf() fieldError {
 			Min: ctl && ctl.getAttribute('min') || "", Max: ctl && ctl.getAttribute('max') || "",
 			Invalid: invalid.map(e => e.name),
 			DescribedBy: invalid.length ? invalid[0].getAttribute('aria-describedby') : "",
-			Stale: out.hasAttribute('data-stale'), Opacity: +getComputedStyle(out).opacity,
+			Stale: out.hasAttribute('data-stale'), Graphic: `+graphicOpacity+`,
+			Grey: getComputedStyle(out).filter === "grayscale(1)" &&
+				getComputedStyle(out.querySelector('.w-outcome')).color === getComputedStyle(root.querySelector('.w-summary')).color,
 		};
 	})()`)
 }
 
+// graphicOpacity is the opacity of the first chart, swatch or arrow of the
+// output (out), -1 without any.
+const graphicOpacity = `(g => g ? +getComputedStyle(g).opacity : -1)(out.querySelector('svg, .w-swatch, .arrow'))`
+
 // waitError waits until the widget shows an error, or none if want is
-// false, and the output's fade has finished.
+// false, and the output has finished fading.
 func (p *wpage) waitError(want bool) fieldError {
 	p.t.Helper()
-	cond := `!!document.querySelector('` + p.root() + ` .w-field-error')`
-	fade := `getComputedStyle(document.querySelector('` + p.root() + ` [data-region=output]')).opacity === "0.35"`
-	if !want {
-		cond = "!" + cond
-		fade = strings.Replace(fade, `"0.35"`, `"1"`, 1)
-	}
-	p.waitJS(cond + " && " + fade)
+	settled := `(() => { const root = document.querySelector('` + p.root() + `'), out = root.querySelector('[data-region=output]');
+		const g = ` + graphicOpacity + `, f = getComputedStyle(out).filter;
+		return !!root.querySelector('.w-field-error') === WANT && (WANT ? (g === -1 || g === 0.3) && f === "grayscale(1)" : (g === -1 || g === 1) && f === "none"); })()`
+	p.waitJS(strings.ReplaceAll(settled, "WANT", strconv.FormatBool(want)))
 	return p.fieldErrorOf()
 }
 
@@ -94,8 +99,8 @@ func checkShown(t *testing.T, p *wpage, e fieldError, param string) {
 			t.Errorf("%s: the message says from %s to %s, the control's min and max are %s and %s", p.name, m[1], m[2], e.Min, e.Max)
 		}
 	}
-	if !e.Stale || e.Opacity > 0.5 {
-		t.Errorf("%s: beside a bad value the output is not dimmed (stale %v, opacity %v)", p.name, e.Stale, e.Opacity)
+	if !e.Stale || e.Graphic > 0.5 || !e.Grey {
+		t.Errorf("%s: beside a bad value the output is not dimmed (stale %v, charts at opacity %v, grey %v)", p.name, e.Stale, e.Graphic, e.Grey)
 	}
 }
 
@@ -103,7 +108,7 @@ func checkShown(t *testing.T, p *wpage, e fieldError, param string) {
 func checkCleared(t *testing.T, p *wpage) {
 	t.Helper()
 	e := p.waitError(false)
-	if e.Message != "" || len(e.Invalid) > 0 || e.Stale || e.Opacity != 1 || p.rootData("error") != "" {
+	if e.Message != "" || len(e.Invalid) > 0 || e.Stale || e.Graphic != 1 && e.Graphic != -1 || e.Grey || p.rootData("error") != "" {
 		t.Errorf("%s: after a good value the error stays: %+v", p.name, e)
 	}
 }
@@ -126,6 +131,7 @@ func TestBrowserFieldErrors(t *testing.T) {
 			t.Errorf("Length (s) 10 says %q, want %q", e.Message, want)
 		}
 		checkShown(t, p, e, "seconds")
+		axeNow(t, p)
 		if p.figure("calls") != calls {
 			t.Errorf("the output changed under a bad value")
 		}
@@ -217,6 +223,29 @@ func TestBrowserFieldErrors(t *testing.T) {
 			p.typeNumber(num.Name, num.Default)
 			checkCleared(t, p)
 		})
+	}
+}
+
+// axeNow runs axe-core on the page as it stands, in light and dark: an
+// error state breaks no rule, the contrast of the dimmed output included.
+// axe-core goes in through the DevTools protocol, which the page's
+// Content-Security-Policy does not govern.
+func axeNow(t *testing.T, p *wpage) {
+	t.Helper()
+	evalT[bool](t, p.ctx, axeSource(t)+";true")
+	for _, scheme := range []string{"light", "dark"} {
+		if _, err := chromedp.Call(p.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}},
+		}); err != nil {
+			t.Fatal(err)
+		}
+		vs, err := chromedp.Run(p.ctx, chromedp.Evaluate[[]axeViolation](axeRun, chromedp.EvalAwaitPromise))
+		if err != nil {
+			t.Fatalf("%s: running axe-core: %v", scheme, err)
+		}
+		for _, v := range vs {
+			t.Errorf("%s, %s: %s (%s): %s\n\t%s", p.name, scheme, v.ID, v.Impact, v.Help, strings.Join(v.Nodes, "\n\t"))
+		}
 	}
 }
 
