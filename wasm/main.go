@@ -90,6 +90,9 @@ type instance struct {
 	values  widget.Values
 	run     widget.Run
 	replay  widget.Replay
+	// changedParam is the parameter whose control the reader changed
+	// last: a message about values in conflict blames it.
+	changedParam string
 }
 
 func hydrate(root element) error {
@@ -132,6 +135,7 @@ func hydrate(root element) error {
 			return
 		}
 		if _, ok := w.Schema.Param(name.String()); ok {
+			in.changedParam = name.String()
 			in.changed(false)
 		}
 	})
@@ -250,18 +254,15 @@ func (in *instance) changed(replay bool) {
 	controls := in.controls()
 	in.showItems(controls)
 	start := now()
-	values, err := in.w.Schema.Parse(in.w.Schema.ReadForm(controls))
-	if err != nil {
-		showError(in.root, err.Error())
+	values, run, ferr := in.w.RunForm(controls, in.changedParam, in.values)
+	if ferr != nil {
+		in.showFieldError(ferr)
 		return
 	}
-	run, err := in.w.Run(values)
-	if err != nil {
-		showError(in.root, err.Error())
-		return
-	}
+	in.clearFieldError()
 	clearError(in.root)
 	in.values, in.run = values, run
+	in.showBounds()
 	in.root.SetAttribute("data-params", values.JSON())
 	in.root.SetAttribute("data-steps", widget.Itoa(run.Steps()))
 	in.showEmbed()

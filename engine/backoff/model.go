@@ -247,16 +247,8 @@ func (res *Result) count(p Params, slot, calls, served int) {
 	}
 	res.PerSlot[slot] += calls
 	res.Calls += calls
-	at := time.Duration(slot) * p.Slot
-	res.Trace.Keep(sim.Event{
-		At:   at,
-		Kind: "slot",
-		Lane: "server",
-		Text: "Slot " + strconv.Itoa(slot) + " (" + sim.FormatFloat(seconds1(at)) + " s): " +
-			strconv.Itoa(calls) + " calls, " + strconv.Itoa(served) + " served, " +
-			strconv.Itoa(calls-served) + " failed.",
-		Ref: "slot-" + strconv.Itoa(slot),
-	}, sim.MaxEvents)
+	res.Trace.Keep(sim.Event{At: time.Duration(slot) * p.Slot, Kind: Slot, Lane: "server", Ref: "slot-" + strconv.Itoa(slot),
+		N: slot, M: calls, Amount: int64(served), Say: sayer}, sim.MaxEvents)
 }
 
 // seconds1 is d in seconds rounded to one decimal: 132.7.

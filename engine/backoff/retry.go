@@ -103,7 +103,7 @@ func Retry(p RetryPolicy, r *sim.Rand, do func(call int) Outcome) (Report, error
 			w := max(Full.Wait(call, 0, p.Base, p.Cap, r), o.RetryAfter)
 			if p.Deadline > 0 && rep.Elapsed+w > p.Deadline {
 				rep.Stopped = StopDeadline
-				rep.note("give-up", "Waiting "+secs(w)+" s would pass the deadline of "+secs(p.Deadline)+" s: give up.")
+				rep.note(GiveUp, int(ms(w)), int(ms(p.Deadline)))
 			} else {
 				rep.waited(w)
 			}
@@ -117,37 +117,23 @@ func Retry(p RetryPolicy, r *sim.Rand, do func(call int) Outcome) (Report, error
 func (rep *Report) called(call int, o Outcome) {
 	rep.Calls++
 	rep.Last = o
-	n := strconv.Itoa(call + 1)
-	rep.Trace = append(rep.Trace, sim.Event{At: rep.Elapsed, Kind: "call", Lane: "client", To: "server",
-		Text: "Call " + n + ": " + describe(o) + ".", Ref: "call-" + n})
+	ev := sim.Event{At: rep.Elapsed, Kind: Call, Lane: "client", To: "server", Ref: "call-" + strconv.Itoa(call+1),
+		N: call + 1, M: o.Status, Amount: ms(o.RetryAfter), Say: sayer}
+	if o.Err != nil {
+		ev.Detail = o.Err.Error()
+	}
+	rep.Trace = append(rep.Trace, ev)
 	rep.Elapsed += o.Took
 }
 
 // waited records a wait of w before the next call.
 func (rep *Report) waited(w time.Duration) {
-	rep.note("wait", "Wait "+secs(w)+" s.")
+	rep.note(Wait, int(ms(w)), 0)
 	rep.Waits = append(rep.Waits, w)
 	rep.Elapsed += w
 }
 
-// note records what the client decides, now.
-func (rep *Report) note(kind sim.Kind, text string) {
-	rep.Trace = append(rep.Trace, sim.Event{At: rep.Elapsed, Kind: kind, Lane: "client", Text: text})
-}
-
-func describe(o Outcome) string {
-	switch {
-	case o.Err != nil:
-		return o.Err.Error()
-	case o.Status == 0:
-		return "no answer"
-	case o.RetryAfter > 0:
-		return strconv.Itoa(o.Status) + " with Retry-After " + secs(o.RetryAfter) + " s"
-	}
-	return strconv.Itoa(o.Status)
-}
-
-// secs writes d in seconds to the millisecond: 0.137.
-func secs(d time.Duration) string {
-	return strconv.FormatFloat(float64(d.Round(time.Millisecond))/float64(time.Second), 'f', -1, 64)
+// note records what the client decides, now, with its figures in N and M.
+func (rep *Report) note(kind sim.Kind, n, m int) {
+	rep.Trace = append(rep.Trace, sim.Event{At: rep.Elapsed, Kind: kind, Lane: "client", N: n, M: m, Say: sayer})
 }

@@ -36,7 +36,7 @@ func TestRetryTwo503sThenSuccess(t *testing.T) {
 				t.Fatalf("seed %d: wait %d is %v, want within [0, %v]", seed, n, w, hi)
 			}
 		}
-		if rep.Elapsed != rep.Waits[0]+rep.Waits[1] || rep.Trace.Count("call") != 3 || rep.Trace.Count("wait") != 2 {
+		if rep.Elapsed != rep.Waits[0]+rep.Waits[1] || rep.Trace.Count(Call) != 3 || rep.Trace.Count(Wait) != 2 {
 			t.Fatalf("seed %d: elapsed %v, trace %+v", seed, rep.Elapsed, rep.Trace)
 		}
 	}
@@ -119,7 +119,7 @@ func TestRetryStopsAtTheDeadline(t *testing.T) {
 	if rep.Stopped != StopDeadline || rep.Calls != 3 || rep.Elapsed > p.Deadline+time.Second {
 		t.Fatalf("%d calls, stopped %q, elapsed %v; want 3, deadline", rep.Calls, rep.Stopped, rep.Elapsed)
 	}
-	if rep.Trace.Count("give-up") != 1 {
+	if rep.Trace.Count(GiveUp) != 1 {
 		t.Fatalf("trace %+v lacks the give-up", rep.Trace)
 	}
 	// A Retry-After beyond the deadline ends it at once.

@@ -117,8 +117,8 @@ func TestTraceOfTheDoubleCharge(t *testing.T) {
 	}
 	for _, e := range r.Trace {
 		if w, ok := texts[e.Kind]; ok {
-			if e.Text != w {
-				t.Errorf("%s text %q, want %q", e.Kind, e.Text, w)
+			if e.Sentence() != w || e.Text != "" {
+				t.Errorf("%s says %q (fixed text %q), want %q", e.Kind, e.Sentence(), e.Text, w)
 			}
 			delete(texts, e.Kind) // the first of each kind
 		}
@@ -139,10 +139,10 @@ func TestTraceOfTheReplay(t *testing.T) {
 		{"response", "server", "client", "ch_1", 1100 * ms},
 		{"receipt", "client", "", "ch_1", 1140 * ms},
 	})
-	if a := r.Trace[5].Text; a != "POST /payments, attempt 2, Idempotency-Key k_1" {
+	if a := r.Trace[5].Sentence(); a != "POST /payments, attempt 2, Idempotency-Key k_1" {
 		t.Errorf("attempt text %q", a)
 	}
-	if s := r.Trace[6].Text; s != "key k_1 seen before: the saved answer is replayed, nothing charged" {
+	if s := r.Trace[6].Sentence(); s != "key k_1 seen before: the saved answer is replayed, nothing charged" {
 		t.Errorf("replay text %q", s)
 	}
 }
@@ -158,7 +158,7 @@ func TestTraceOfALostRequest(t *testing.T) {
 		{"response", "server", "client", "ch_1", 1100 * time.Millisecond},
 		{"receipt", "client", "", "ch_1", 1140 * time.Millisecond},
 	})
-	if s := r.Trace[1].Text; s != "the request is lost; the server never sees it" {
+	if s := r.Trace[1].Sentence(); s != "the request is lost; the server never sees it" {
 		t.Errorf("request-lost text %q", s)
 	}
 }
@@ -193,8 +193,8 @@ func TestGiveUp(t *testing.T) {
 	if last.Kind != "give-up" || last.Lane != "client" || last.At != 3*time.Second || r.Trace.Count("timeout") != 3 {
 		t.Fatalf("last event %+v, %d timeouts; want give-up at 3 s after 3 timeouts", last, r.Trace.Count("timeout"))
 	}
-	if !strings.Contains(last.Text, "3 attempts") {
-		t.Fatalf("give-up text %q", last.Text)
+	if !strings.Contains(last.Sentence(), "3 attempts") {
+		t.Fatalf("give-up says %q", last.Sentence())
 	}
 	if r.Trace.Count("receipt") != 0 {
 		t.Fatal("a receipt in a run that gave up")

@@ -89,11 +89,7 @@ func (c *client) fault(n int) Fault {
 // server's work, the answer's trip, and the client's timeout.
 func (c *client) attempt(n int) {
 	key := c.key(n)
-	text := "POST /payments, attempt " + strconv.Itoa(n)
-	if key != "" {
-		text += ", Idempotency-Key " + key
-	}
-	c.s.Record(sim.Event{Kind: "attempt", Lane: "client", To: "server", Text: text, Ref: key})
+	c.s.Record(sim.Event{Kind: EvAttempt, Lane: "client", To: "server", N: n, Ref: key, Say: sayer})
 	c.res.Attempts = n
 	req := Request{Account: Account, Key: key, Body: c.body, Attempt: n}
 	fault := c.fault(n)
@@ -101,18 +97,14 @@ func (c *client) attempt(n int) {
 
 	c.s.After(Latency, func() {
 		if fault == LoseRequest {
-			c.s.Record(sim.Event{Kind: "request-lost", Lane: "network", Text: "the request is lost; the server never sees it"})
+			c.s.Record(sim.Event{Kind: EvRequestLost, Lane: "network", Say: sayer})
 			return
 		}
 		c.s.After(Work, func() {
 			rep := c.srv.Pay(req)
 			c.s.After(Latency, func() {
 				if fault == LoseResponse {
-					text := "the response is lost"
-					if rep.ChargeID != "" {
-						text += "; the card was charged"
-					}
-					c.s.Record(sim.Event{Kind: "response-lost", Lane: "network", Text: text})
+					c.s.Record(sim.Event{Kind: EvResponseLost, Lane: "network", OK: rep.ChargeID != "", Say: sayer})
 					return
 				}
 				if abandoned {
@@ -129,13 +121,12 @@ func (c *client) attempt(n int) {
 			return
 		}
 		abandoned = true
-		c.s.Record(sim.Event{Kind: "timeout", Lane: "client", Text: "no answer after " + strconv.FormatFloat(Timeout.Seconds(), 'f', -1, 64) + " s: the client cannot know what happened"})
+		c.s.Record(sim.Event{Kind: EvTimeout, Lane: "client", Say: sayer})
 		if n < c.p.Attempts {
 			c.attempt(n + 1) // at once
 			return
 		}
-		c.s.Record(sim.Event{Kind: "give-up", Lane: "client",
-			Text: "no answer after " + plural(n, "attempt") + ": the client gives up, not knowing whether it paid"})
+		c.s.Record(sim.Event{Kind: EvGiveUp, Lane: "client", N: n, Say: sayer})
 	})
 }
 
@@ -146,13 +137,6 @@ func (c *client) answer(rep Reply) {
 	c.res.Replayed = rep.Replayed
 	if rep.Status == statusCreated && rep.ChargeID != "" {
 		c.res.Receipt = rep.ChargeID
-		c.s.Record(sim.Event{Kind: "receipt", Lane: "client", Ref: rep.ChargeID, Text: "receipt: " + rep.ChargeID})
+		c.s.Record(sim.Event{Kind: EvReceipt, Lane: "client", Ref: rep.ChargeID, Say: sayer})
 	}
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return strconv.Itoa(n) + " " + word + "s"
 }

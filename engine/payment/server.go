@@ -91,7 +91,7 @@ func (srv *Server) Pay(r Request) Reply {
 		}
 	}
 	rep.ChargeID = chargeID(rep.Body)
-	srv.recordResponse(rep)
+	srv.sim.Record(sim.Event{Kind: EvResponse, Lane: "server", To: "client", N: rep.Status, Ref: rep.ChargeID, OK: rep.Replayed, Say: sayer})
 	return rep
 }
 
@@ -100,27 +100,12 @@ func (srv *Server) Pay(r Request) Reply {
 func (srv *Server) recordOutcome(r Request, resp idem.Response) {
 	switch resp.Outcome {
 	case idem.Replayed:
-		srv.sim.Record(sim.Event{Kind: "replay", Lane: "server", Ref: chargeID(resp.Body),
-			Text: "key " + r.Key + " seen before: the saved answer is replayed, nothing charged"})
+		srv.sim.Record(sim.Event{Kind: EvReplay, Lane: "server", Ref: chargeID(resp.Body), Detail: r.Key, Say: sayer})
 	case idem.Mismatch:
-		srv.sim.Record(sim.Event{Kind: "reject", Lane: "server", Ref: r.Key,
-			Text: "key " + r.Key + " was used with a different body: 422, nothing charged"})
+		srv.sim.Record(sim.Event{Kind: EvReject, Lane: "server", Ref: r.Key, N: statusMismatch, Say: sayer})
 	case idem.InProgress:
-		srv.sim.Record(sim.Event{Kind: "reject", Lane: "server", Ref: r.Key,
-			Text: "key " + r.Key + " is still being worked on: 409, retry after " + strconv.Itoa(resp.RetryAfter) + " s"})
+		srv.sim.Record(sim.Event{Kind: EvReject, Lane: "server", Ref: r.Key, N: statusConflict, M: resp.RetryAfter, Say: sayer})
 	}
-}
-
-// recordResponse records the answer sent to the client.
-func (srv *Server) recordResponse(rep Reply) {
-	text := statusLine(rep.Status)
-	if rep.ChargeID != "" {
-		text += " " + rep.ChargeID
-	}
-	if rep.Replayed {
-		text += " (Idempotent-Replayed: true)"
-	}
-	srv.sim.Record(sim.Event{Kind: "response", Lane: "server", To: "client", Text: text, Ref: rep.ChargeID})
 }
 
 // charge is the server's work: read the payment (ledger.ParsePayment, the
@@ -137,8 +122,7 @@ func (srv *Server) charge(r Request) (int, []byte, error) {
 	amount := req.Amount
 	id := "ch_" + strconv.Itoa(len(srv.ledger)+1)
 	srv.ledger = append(srv.ledger, Charge{ID: id, Amount: amount, Key: r.Key, Attempt: r.Attempt, At: srv.sim.Now()})
-	srv.sim.Record(sim.Event{Kind: "charge", Lane: "server", Ref: id,
-		Text: "card charged: " + id + " (" + sim.Money(amount) + ")"})
+	srv.sim.Record(sim.Event{Kind: EvCharge, Lane: "server", Ref: id, Amount: amount, Say: sayer})
 	body := `{"amount":` + strconv.FormatInt(amount, 10) + `,"id":"` + id + `","status":"succeeded"}`
 	return statusCreated, []byte(body), nil
 }
@@ -153,13 +137,12 @@ func (srv *Server) refuse(r Request, err error) Reply {
 		srv.rejectBadRequest(err)
 		return Reply{Status: statusBadRequest, Body: errorBody(err.Error())}
 	}
-	srv.sim.Record(sim.Event{Kind: "reject", Lane: "server", Ref: r.Key, Text: "the key store failed: 500"})
+	srv.sim.Record(sim.Event{Kind: EvReject, Lane: "server", Ref: r.Key, N: statusInternal, Say: sayer})
 	return Reply{Status: statusInternal, Body: errorBody(err.Error())}
 }
 
 func (srv *Server) rejectBadRequest(err error) {
-	srv.sim.Record(sim.Event{Kind: "reject", Lane: "server",
-		Text: "bad request (" + err.Error() + "): 400, nothing charged"})
+	srv.sim.Record(sim.Event{Kind: EvReject, Lane: "server", N: statusBadRequest, Detail: err.Error(), Say: sayer})
 }
 
 // statusLine is the status code and its reason phrase.

@@ -34,7 +34,7 @@ func TestServerSameKeyReorderedBody(t *testing.T) {
 	if s.Trace.Count("charge") != 1 || s.Trace.Count("replay") != 1 || s.Trace.Count("response") != 2 {
 		t.Fatalf("trace %+v", s.Trace)
 	}
-	if last := s.Trace[len(s.Trace)-1]; last.Text != "201 Created ch_1 (Idempotent-Replayed: true)" || last.To != "client" {
+	if last := s.Trace[len(s.Trace)-1]; last.Sentence() != "201 Created ch_1 (Idempotent-Replayed: true)" || last.To != "client" {
 		t.Fatalf("replayed response event %+v", last)
 	}
 }
@@ -63,7 +63,7 @@ func TestServerSameKeyOtherAmount(t *testing.T) {
 			response = e
 		}
 	}
-	if reject.Lane != "server" || !strings.Contains(reject.Text, "different body") || response.Text != "422 Unprocessable Content" {
+	if reject.Lane != "server" || !strings.Contains(reject.Sentence(), "different body") || response.Sentence() != "422 Unprocessable Content" {
 		t.Fatalf("reject %+v, last response %+v", reject, response)
 	}
 }

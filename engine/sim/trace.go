@@ -35,7 +35,8 @@ type Event struct {
 
 // A Sayer writes an event's sentence from its fields. Models keep one per
 // family of kinds, in a package variable, and point their events at it
-// (a pointer keeps Event comparable).
+// (a pointer keeps Event comparable); a model whose sentences read figures
+// the run keeps anyway makes one per run instead (storm's ticks).
 type Sayer struct {
 	Say func(Event) string
 }

@@ -50,8 +50,8 @@ type Summary struct {
 	GaveUp          int   `json:"gave_up"`           // clients that timed out with no retry left or allowed
 }
 
-// Result is a run's summary and its trace: one event per second (kind
-// "tick", lane "server") with that second's arrivals and service.
+// Result is a run's summary and its trace: one event per second (Tick)
+// with that second's arrivals and service.
 type Result struct {
 	Summary
 	Trace sim.Trace `json:"-"`
@@ -106,6 +106,7 @@ func Run(p Params) (Result, error) {
 	var groups []group
 	head, queued := 0, 0
 	first := make([]int, n+1)
+	say := ticks(p, &res.Summary)
 	for t := 0; t < n; t++ {
 		first[t] = len(groups)
 		// 1. Time-outs and retries.
@@ -168,7 +169,8 @@ func Run(p Params) (Result, error) {
 			}
 		}
 		res.Queue[t] = queued
-		res.Trace.Keep(tick(p, t, retries, dropped, res.Summary), sim.MaxEvents)
+		res.Trace.Keep(sim.Event{At: time.Duration(t) * time.Second, Kind: Tick, Lane: "server", Ref: "s" + strconv.Itoa(t),
+			N: t, M: retries, Amount: int64(dropped), Say: say}, sim.MaxEvents)
 	}
 	first[n] = len(groups)
 	res.Healthy = mean(res.Goodput, p.SlowFrom-5, p.SlowFrom)
@@ -209,18 +211,27 @@ func recovery(goodput []int, end, good int) *int {
 	return nil
 }
 
-func tick(p Params, t, retries, dropped int, s Summary) sim.Event {
-	text := "Second " + strconv.Itoa(t) + ": " + strconv.Itoa(p.New) + " new"
-	if retries > 0 {
-		text += " and " + strconv.Itoa(retries) + " retries"
-	}
-	text += "; " + strconv.Itoa(s.Goodput[t]) + " answered in time"
-	if s.Wasted[t] > 0 {
-		text += ", " + strconv.Itoa(s.Wasted[t]) + " served after their client gave up"
-	}
-	if dropped > 0 {
-		text += ", " + strconv.Itoa(dropped) + " expired dropped"
-	}
-	text += "; " + strconv.Itoa(s.Queue[t]) + " waiting."
-	return sim.Event{At: time.Duration(t) * time.Second, Kind: "tick", Lane: "server", Text: text, Ref: "s" + strconv.Itoa(t)}
+// Tick is one second of a run, lane "server": N the second, M the retries
+// that arrived in it, Amount the expired requests dropped; Ref "sN".
+const Tick sim.Kind = "tick"
+
+// ticks is the sayer of a run's Tick events. A sentence reads the second's
+// figures from the run's own per-second counts, which the event does not
+// repeat, and is written only when shown: a run formats none.
+func ticks(p Params, s *Summary) *sim.Sayer {
+	return &sim.Sayer{Say: func(e sim.Event) string {
+		t := e.N
+		text := "Second " + strconv.Itoa(t) + ": " + strconv.Itoa(p.New) + " new"
+		if e.M > 0 {
+			text += " and " + strconv.Itoa(e.M) + " retries"
+		}
+		text += "; " + strconv.Itoa(s.Goodput[t]) + " answered in time"
+		if s.Wasted[t] > 0 {
+			text += ", " + strconv.Itoa(s.Wasted[t]) + " served after their client gave up"
+		}
+		if e.Amount > 0 {
+			text += ", " + strconv.FormatInt(e.Amount, 10) + " expired dropped"
+		}
+		return text + "; " + strconv.Itoa(s.Queue[t]) + " waiting."
+	}}
 }

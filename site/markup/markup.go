@@ -61,7 +61,7 @@ func (h *HTML) attrs(attrs []string) {
 
 func isBoolAttr(name string) bool {
 	switch name {
-	case "checked", "selected", "disabled", "hidden", "open", "required", "readonly", "async":
+	case "checked", "selected", "disabled", "hidden", "open", "required", "readonly", "async", "novalidate":
 		return true
 	}
 	return false

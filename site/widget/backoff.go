@@ -38,7 +38,7 @@ const maxCalls = 6_000_000
 
 // ErrBackoffTooBig is the error for parameters whose run would take the
 // page more than about a second.
-var ErrBackoffTooBig = errors.New("too many calls to simulate in the page: use fewer clients, more capacity or a longer cap (retrylab sim backoff runs any size)")
+var ErrBackoffTooBig = errors.New("too many calls to simulate in the page: use fewer Clients, more Capacity (calls per slot) or a longer Cap (s); retrylab sim backoff runs any size")
 
 // estimateCalls is a generous estimate of a jittered run's calls. Serving
 // every client takes at least T = clients / capacity slots. Within T a
@@ -222,47 +222,38 @@ func (r *backoffRun) runChart(h *HTML, p backoff.Policy, res backoff.Result, cla
 	n := (slots + k - 1) / k
 	slot := r.p.Slot.Seconds()
 	dx := float64(k) * slot
-	per := "calls per " + chart.Number(slot*1000) + " ms slot"
+	per := "calls per " + Number(slot*1000) + " ms slot"
 	if k > 1 {
-		per += " (the busiest of every " + Itoa(k) + ")"
+		per += " (the busiest of every " + Figure(k) + ")"
 	}
 	xt := chart.Ticks(0, float64(n)*dx, 6)
 	name := policyWords(p)
 	c := chart.Chart{
-		Title:  upper(name) + ": calls per slot over time",
-		Desc:   r.sentence(p, res) + " Busiest slot: " + chart.Number(float64(peak(res.PerSlot))) + " calls; the server answers " + Itoa(r.p.Capacity) + " per slot.",
+		Title:  Capital(name) + ": calls per slot over time",
+		Desc:   r.sentence(p, res) + " Busiest slot: " + Count(peak(res.PerSlot), "call") + "; the server answers " + Figure(r.p.Capacity) + " per slot.",
 		Class:  "bo-chart",
 		Height: 190,
 		X:      chart.Axis{Title: "time (s)", Min: 0, Max: xt[len(xt)-1], Ticks: xt},
 		Y:      chart.Axis{Title: per, Min: 0, Max: yt[len(yt)-1], Ticks: yt},
 	}
 	c.Bars(0, dx, peaks(res.PerSlot, k, n), class)
-	c.HLine(float64(r.p.Capacity), "cap", "capacity "+chart.Number(float64(r.p.Capacity)))
-	c.VLine(res.LastServedS, class, "all served: "+oneDecimal(res.LastServedS)+" s", 0)
-	h.Open("section", "class", "w-chart bo-run", "role", "group", "aria-label", upper(name))
+	c.HLine(float64(r.p.Capacity), "cap", "capacity "+Figure(r.p.Capacity))
+	c.VLine(res.LastServedS, class, "all served: "+Decimal(res.LastServedS, 1)+" s", 0)
+	h.Open("section", "class", "w-chart bo-run", "role", "group", "aria-label", Capital(name))
 	h.Open("h3", "class", "w-charthead").Elem("span", "", "class", "w-swatch "+class, "aria-hidden", "true").
-		Elem("strong", upper(name)).Text(": " + chart.Number(float64(res.Calls)) + " calls, everyone served at " + oneDecimal(res.LastServedS) + " s").Close("h3")
+		Elem("strong", Capital(name)).Text(": " + Count(res.Calls, "call") + ", everyone served at " + Decimal(res.LastServedS, 1) + " s").Close("h3")
 	h.Raw(c.SVG())
 	h.Close("section")
-}
-
-// upper capitalises a policy's words: "No jitter".
-func upper(s string) string {
-	if s == "" || s[0] < 'a' || s[0] > 'z' {
-		return s
-	}
-	return string(s[0]-'a'+'A') + s[1:]
 }
 
 // sentence is one policy's figures: "No jitter: 10,500 calls in 20
 // waves; the last client is served at 132.7 s."
 func (r *backoffRun) sentence(p backoff.Policy, res backoff.Result) string {
-	s := upper(policyWords(p)) + ": " + chart.Number(float64(res.Calls)) + " calls for " +
-		chart.Number(float64(r.p.Clients)) + " " + pluralWord(r.p.Clients, "client")
+	s := Capital(policyWords(p)) + ": " + Count(res.Calls, "call") + " for " + Count(r.p.Clients, "client")
 	if p == backoff.None {
-		s += ", in " + plural(res.Waves, "wave")
+		s += ", in " + Count(res.Waves, "wave")
 	}
-	s += "; the last client is served at " + oneDecimal(res.LastServedS) + " s."
+	s += "; the last client is served at " + Decimal(res.LastServedS, 1) + " s."
 	return s
 }
 
@@ -274,5 +265,6 @@ func peak(xs []int) int {
 	return m
 }
 
-// oneDecimal writes seconds as the engine rounds them: "132.7".
+// oneDecimal writes seconds as the engine rounds them, for the data-*
+// attributes: "132.7", never grouped.
 func oneDecimal(f float64) string { return strconv.FormatFloat(f, 'f', 1, 64) }

@@ -46,7 +46,7 @@ func (r *budgetRun) Output(h *HTML, _ int) {
 	bars := []chart.Bar{
 		{Label: "Without a budget: every failure retried", Segments: []chart.Segment{
 			{Value: float64(wo.Requests), Class: "first"}, {Value: float64(wo.Retries), Class: "retry"}}},
-		{Label: "With a budget of " + chart.Number(r.p.Ratio*100) + "% (bucket of " + chart.Number(r.p.Bank) + ")", Segments: []chart.Segment{
+		{Label: "With a budget of " + Number(r.p.Ratio*100) + "% (bucket of " + Number(r.p.Bank) + ")", Segments: []chart.Segment{
 			{Value: float64(wi.Requests), Class: "first"}, {Value: float64(wi.Retries), Class: "retry"}}},
 	}
 	desc := r.sentence()
@@ -67,21 +67,13 @@ func (r *budgetRun) Output(h *HTML, _ int) {
 
 func (r *budgetRun) sentence() string {
 	wo, wi := r.without.Summary, r.with.Summary
-	s := "Without a budget " + chart.Number(float64(wo.Requests)) + " failing " + pluralWord(wo.Requests, "request") +
-		" send " + chart.Number(float64(wo.Calls)) + " calls; with it, " + chart.Number(float64(wi.Calls)) + "."
+	s := "Without a budget " + Count(wo.Requests, "failing request") + " " + Pick(wo.Requests, "sends", "send") + " " +
+		Count(wo.Calls, "call") + "; with it, " + Figure(wi.Calls) + "."
 	if wi.Denied > 0 {
-		s += " The bucket let " + count(wi.Retries, "retry", "retries") + " through and refused " + Itoa(wi.Denied) + "."
+		s += " The bucket let " + Count(wi.Retries, "retry") + " through; " + Figure(wi.Denied) + " refused."
 	}
 	if wo.Calls > 0 && wi.Calls < wo.Calls {
-		s += " The upstream is spared " + chart.Number(float64(wo.Calls-wi.Calls)) + " calls it could not have answered."
+		s += " The upstream is spared " + Count(wo.Calls-wi.Calls, "call") + " it could not have answered."
 	}
 	return s
-}
-
-// count is "1 retry" or "109 retries".
-func count(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return chart.Number(float64(n)) + " " + many
 }

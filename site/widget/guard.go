@@ -146,7 +146,7 @@ func (r *guardRun) Output(h *HTML, step int) {
 	}
 	h.Open("section", "class", cls, "role", "group", "aria-label", "The card network")
 	h.Elem("h3", "Card network")
-	h.Open("p", "class", "g-big").Elem("strong", Itoa(s.charges)).Text(" " + pluralWord(s.charges, "charge") + " by the burst").Close("p")
+	h.Open("p", "class", "g-big").Elem("strong", Figure(s.charges)).Text(" " + Plural(s.charges, "charge") + " by the burst").Close("p")
 	if len(s.pays) > 0 {
 		h.Open("ul", "class", "g-pays", "aria-label", "Payments charged")
 		for i, p := range s.pays {
@@ -155,7 +155,7 @@ func (r *guardRun) Output(h *HTML, step int) {
 		h.Close("ul")
 	}
 	if s.followCharges > 0 {
-		h.Elem("p", "+"+Itoa(s.followCharges)+" by the follow-ups", "class", "g-note bad-text")
+		h.Elem("p", "+"+Figure(s.followCharges)+" by the follow-ups", "class", "g-note bad-text")
 	}
 	h.Close("section")
 
@@ -170,7 +170,7 @@ func (r *guardRun) Output(h *HTML, step int) {
 	h.Open("section", "class", "g-panel g-db", "role", "group", "aria-label", "The database table")
 	h.Open("h3").Text("Table ").Elem("code", table).Close("h3")
 	h.Elem("p", index, "class", "g-index"+when(r.p.Strategy != guard.CheckThenInsert, " on"))
-	h.Open("p", "class", "g-big").Elem("strong", Itoa(s.rows)).Text(" " + pluralWord(s.rows, "row") + " for " + guard.Key).Close("p")
+	h.Open("p", "class", "g-big").Elem("strong", Figure(s.rows)).Text(" " + Plural(s.rows, "row") + " for " + guard.Key).Close("p")
 	if r.p.Strategy == guard.ClaimBeforeWork && s.rows > 0 {
 		saved := "no answer saved yet"
 		if s.saved != "" {
@@ -190,10 +190,10 @@ func (r *guardRun) Output(h *HTML, step int) {
 	}
 	sort.Ints(codes)
 	for _, c := range codes {
-		h.Open("li", "class", "s"+Itoa(c)).Elem("strong", Itoa(c)).Text(" × " + Itoa(s.statuses[c])).Close("li")
+		h.Open("li", "class", "s"+Itoa(c)).Elem("strong", Itoa(c)).Text(" × " + Figure(s.statuses[c])).Close("li")
 	}
 	if waiting := r.p.N - s.answered; waiting > 0 {
-		h.Elem("li", Itoa(waiting)+" waiting", "class", "waiting")
+		h.Elem("li", Figure(waiting)+" waiting", "class", "waiting")
 	}
 	h.Close("ul")
 	h.Close("section")
@@ -347,28 +347,27 @@ func (r *guardRun) afterwards(h *HTML, step int) {
 
 func (r *guardRun) verdict(s guardState, done bool) string {
 	if !done {
-		return "Replaying: " + Itoa(s.charges) + " " + pluralWord(s.charges, "charge") + " and " +
-			Itoa(s.rows) + " " + pluralWord(s.rows, "row") + " so far."
+		return "Replaying: " + Count(s.charges, "charge") + " and " + Count(s.rows, "row") + " so far."
 	}
 	n := r.p.N
 	text := ""
 	switch {
 	case n == 1:
-		text = "One request: " + plural(s.rows, "row") + " and " + plural(s.charges, "charge") + "; there was nothing to race with."
+		text = "One request: " + Count(s.rows, "row") + " and " + Count(s.charges, "charge") + "; there was nothing to race with."
 	case r.p.Strategy == guard.ClaimBeforeWork:
-		text = plural(s.charges, "charge") + " for " + Itoa(n) + " requests: only the request that claimed the key charged; the others answered " +
+		text = Count(s.charges, "charge") + " for " + Count(n, "request") + ": only the request that claimed the key charged; the others answered " +
 			statusWords(s.statuses, 201) + "."
 	case s.rows < s.charges:
-		text = plural(s.rows, "row") + ", but " + plural(s.charges, "charge") + ": every request charged the card before the unique index refused its row. " +
+		text = Count(s.rows, "row") + ", but " + Count(s.charges, "charge") + ": every request charged the card before the unique index refused its row. " +
 			"The table looks clean; the card statement does not."
 	case s.charges == 1:
 		text = "1 row and 1 charge: only the first request read the key before its row existed; the others found the row and replayed its answer."
 	case s.charges == n:
-		text = plural(s.rows, "row") + " and " + plural(s.charges, "charge") + ": all " + Itoa(n) +
-			" requests read the key before any row existed, and each of them charged."
+		text = Count(s.rows, "row") + " and " + Count(s.charges, "charge") + ": all " + Count(n, "request") +
+			" read the key before any row existed, and each of them charged."
 	default:
-		text = plural(s.rows, "row") + " and " + plural(s.charges, "charge") + ": " + Itoa(s.charges) + " of the " + Itoa(n) +
-			" requests read the key before any row existed, and each of them charged; the others found a row and replayed it."
+		text = Count(s.rows, "row") + " and " + Count(s.charges, "charge") + ": " + Figure(s.charges) + " of the " + Count(n, "request") +
+			" read the key before any row existed, and each of them charged; the others found a row and replayed it."
 	}
 	return text + " Afterwards a retry answers " + answerWords(r.res.Retry) + "; the same key with " + Money(guard.OtherAmount) +
 		" answers " + answerWords(r.res.Other) + "."
@@ -389,12 +388,12 @@ func statusWords(m map[int]int, skip int) string {
 		if c == skip {
 			k-- // the winner's own answer
 		}
-		parts[i] = Itoa(c) + " (" + Itoa(k) + ")"
+		parts[i] = Itoa(c) + " (" + Figure(k) + ")"
 	}
 	if len(parts) == 0 {
 		return "nothing"
 	}
-	return strings.Join(parts, " and ")
+	return List(parts)
 }
 
 func answerWords(a guard.Answer) string {

@@ -160,7 +160,7 @@ func (r *lockRun) Output(h *HTML, step int) {
 	if done {
 		h.Text(r.verdict())
 	} else {
-		h.Text("Replaying, t = " + secs(st.now) + ": " + plural(len(st.charges), "charge") + " and " + plural(len(st.sends), "request") + " so far.")
+		h.Text("Replaying, t = " + secs(st.now) + ": " + Count(len(st.charges), "charge") + " and " + Count(len(st.sends), "request") + " so far.")
 	}
 	h.Close("p")
 
@@ -174,8 +174,8 @@ func secs(d time.Duration) string { return chart.Number(d.Seconds()) + " s" }
 func (r *lockRun) clientPanel(h *HTML, st lockState) {
 	h.Open("section", "class", "w-panel", "role", "group", "aria-label", "What the client sends")
 	h.Elem("h3", "Client")
-	h.Open("p").Text(plural(r.p.Dupes, "sender")+", one payment, one ").Elem("code", "Idempotency-Key").Close("p")
-	h.Open("p", "class", "w-big").Elem("strong", Itoa(len(st.sends))).Text(" " + pluralWord(len(st.sends), "request") + " sent").Close("p")
+	h.Open("p").Text(Count(r.p.Dupes, "sender")+", one payment, one ").Elem("code", "Idempotency-Key").Close("p")
+	h.Open("p", "class", "w-big").Elem("strong", Itoa(len(st.sends))).Text(" " + Plural(len(st.sends), "request") + " sent").Close("p")
 	h.Open("ul", "class", "w-rows lk-answers")
 	for _, a := range []struct {
 		kind  sim.Kind
@@ -255,7 +255,7 @@ func (r *lockRun) cardPanel(h *HTML, st lockState) {
 	}
 	h.Open("section", "class", cls, "role", "group", "aria-label", "The card's charges")
 	h.Elem("h3", "Card")
-	h.Open("p", "class", "w-big").Elem("strong", Itoa(len(st.charges))).Text(" " + pluralWord(len(st.charges), "charge")).Close("p")
+	h.Open("p", "class", "w-big").Elem("strong", Itoa(len(st.charges))).Text(" " + Plural(len(st.charges), "charge")).Close("p")
 	if len(st.charges) > 0 {
 		h.Open("ul", "class", "w-chips")
 		for i, c := range st.charges {
@@ -385,7 +385,7 @@ func percent(f float64) string { return Num(f*100) + "%" }
 // describe is the time line in words, for a screen reader.
 func (r *lockRun) describe(st lockState) string {
 	var parts []string
-	parts = append(parts, plural(len(st.sends), "request")+" sent")
+	parts = append(parts, Count(len(st.sends), "request")+" sent")
 	for _, k := range []struct {
 		name  string
 		lives []life
@@ -423,7 +423,7 @@ func (r *lockRun) verdict() string {
 		text = "Charged " + Itoa(s.Charges) + " times for one payment: " + r.cause() + "."
 	}
 	if s.GaveUp > 0 {
-		text += " " + plural(s.GaveUp, "sender") + " gave up after " + plural(r.p.Attempts, "attempt") + " without an answer."
+		text += " " + Count(s.GaveUp, "sender") + " gave up after " + Count(r.p.Attempts, "attempt") + " without an answer."
 	} else if s.DoneAt != nil {
 		text += " The last sender had its answer at t = " + chart.Number(*s.DoneAt) + " s."
 	}
@@ -433,14 +433,14 @@ func (r *lockRun) verdict() string {
 // once says how the duplicates of a single charge were answered.
 func (r *lockRun) once() string {
 	s := r.res.Summary
-	text := "The " + pluralWord(s.Replays, "duplicate") + " got the saved result, replayed"
+	text := "The " + Plural(s.Replays, "duplicate") + " got the saved result, replayed"
 	switch {
 	case s.Unavailable > 0 && s.Conflicts > 0:
-		text += ", after " + plural(s.Unavailable, "503") + " while Redis was down and " + plural(s.Conflicts, "409") + " while the lock was held"
+		text += ", after " + Count(s.Unavailable, "503") + " while Redis was down and " + Count(s.Conflicts, "409") + " while the lock was held"
 	case s.Unavailable > 0:
-		text += ", after " + plural(s.Unavailable, "503") + " while Redis was down"
+		text += ", after " + Count(s.Unavailable, "503") + " while Redis was down"
 	case s.Conflicts > 0:
-		text += ", after " + plural(s.Conflicts, "409") + " while the lock was held"
+		text += ", after " + Count(s.Conflicts, "409") + " while the lock was held"
 	}
 	return text + "."
 }

@@ -164,7 +164,7 @@ func (r *orderingRun) verdict() string {
 			newest = e
 		}
 	}
-	text := "The consumer ends on " + s.Plan + ", after applying " + count(len(s.Applied), "delivery", "deliveries") + " and skipping " + Itoa(s.Skipped) + ". "
+	text := "The consumer ends on " + s.Plan + ", after applying " + Count(len(s.Applied), "delivery") + " and skipping " + Figure(s.Skipped) + ". "
 	if s.Correct {
 		return text + "Right: that is the plan of the newest event, " + newest.ID + "."
 	}

@@ -95,7 +95,7 @@ func (r *outboxRun) Output(h *HTML, step int) {
 
 	h.Open("section", "class", "w-panel", "role", "group", "aria-label", "The broker")
 	h.Elem("h3", "Broker")
-	h.Open("p", "class", "w-big").Elem("strong", Itoa(len(broker))).Text(" " + pluralWord(len(broker), "message")).Close("p")
+	h.Open("p", "class", "w-big").Elem("strong", Figure(len(broker))).Text(" " + Plural(len(broker), "message")).Close("p")
 	if len(broker) > 0 {
 		h.Open("ul", "class", "w-chips")
 		seen := map[string]bool{}
@@ -116,7 +116,7 @@ func (r *outboxRun) Output(h *HTML, step int) {
 			break
 		}
 	}
-	h.Open("p", "class", cls).Elem("strong", Itoa(emails)).Text(" " + pluralWord(emails, "email") + " sent").Close("p")
+	h.Open("p", "class", cls).Elem("strong", Figure(emails)).Text(" " + Plural(emails, "email") + " sent").Close("p")
 	if r.p.Inbox {
 		h.Open("p", "class", "w-note").Text("Inbox: ")
 		if len(inbox) == 0 {
@@ -125,7 +125,7 @@ func (r *outboxRun) Output(h *HTML, step int) {
 			h.Elem("code", strings.Join(inbox, ", "))
 		}
 		if skipped > 0 {
-			h.Text("; " + Itoa(skipped) + " skipped")
+			h.Text("; " + Figure(skipped) + " skipped")
 		}
 		h.Close("p")
 	} else {
@@ -139,7 +139,7 @@ func (r *outboxRun) Output(h *HTML, step int) {
 	h.Open("p", outcomeAttrs(step, r.Steps(), r.res.Emails == r.res.Events, "data-published", Itoa(len(broker)), "data-emails", Itoa(emails),
 		"data-skipped", Itoa(skipped))...)
 	if step < r.Steps() {
-		h.Text("Replaying: " + plural(len(broker), "message") + " on the broker and " + plural(emails, "email") + " so far.")
+		h.Text("Replaying: " + Count(len(broker), "message") + " on the broker and " + Count(emails, "email") + " so far.")
 	} else {
 		h.Text(r.verdict())
 	}
@@ -148,19 +148,19 @@ func (r *outboxRun) Output(h *HTML, step int) {
 
 func (r *outboxRun) verdict() string {
 	s := r.res.Summary
-	text := plural(s.Orders, "order") + " and " + plural(s.Events, "event") + ", committed together; " +
-		plural(s.Published, "message") + " on the broker"
+	text := Count(s.Orders, "order") + " and " + Count(s.Events, "event") + ", committed together; " +
+		Count(s.Published, "message") + " on the broker"
 	if s.Published > s.Events {
 		text += ", because the relay crashed between publishing and marking"
 	}
 	text += ". "
 	switch {
 	case s.Emails > s.Events:
-		text += plural(s.Emails, "email") + " sent: without an inbox the consumer emailed the repeat too."
+		text += Count(s.Emails, "email") + " sent: without an inbox the consumer emailed the repeat too."
 	case s.Skipped > 0:
-		text += plural(s.Emails, "email") + " sent: the inbox recognised the repeat and skipped it."
+		text += Count(s.Emails, "email") + " sent: the inbox recognised the repeat and skipped it."
 	default:
-		text += plural(s.Emails, "email") + " sent."
+		text += Count(s.Emails, "email") + " sent."
 	}
 	return text
 }

@@ -2,7 +2,6 @@ package widget
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/retrylab/retrylab/engine/payment"
 	"github.com/retrylab/retrylab/engine/sim"
@@ -138,7 +137,7 @@ func seqRow(h *HTML, trace sim.Trace, e sim.Event, lost bool, i, step int) {
 
 func paymentVerdict(r payment.Result, charges int, receipt string, done bool) string {
 	if !done {
-		return "Replaying: " + plural(charges, "charge") + " so far."
+		return "Replaying: " + Count(charges, "charge") + " so far."
 	}
 	switch {
 	case charges > 1 && receipt != "":
@@ -148,10 +147,10 @@ func paymentVerdict(r payment.Result, charges int, receipt string, done bool) st
 				others = append(others, c.ID)
 			}
 		}
-		return "Charged " + Itoa(charges) + " times for one payment. The client holds " + receipt +
-			"; " + strings.Join(others, ", ") + " is money taken that it never heard of."
+		return "Charged " + Count(charges, "time") + " for one payment. The client holds " + receipt +
+			"; " + List(others) + " " + Pick(len(others), "is", "are") + " money taken that it never heard of."
 	case charges > 1:
-		return "Charged " + Itoa(charges) + " times, and the client gave up without a receipt."
+		return "Charged " + Count(charges, "time") + ", and the client gave up without a receipt."
 	case charges == 1 && receipt != "":
 		if r.Replayed {
 			return "Charged once. The retry was answered with the saved response: the client holds " + receipt + "."

@@ -24,7 +24,9 @@ func Render(h *HTML, w *Widget, v Values, at Place) error {
 	h.Close("figcaption")
 
 	form := id + "-form"
-	h.Open("form", "class", "w-controls", "id", form, "data-region", "controls")
+	// The page checks the values itself and says what is wrong beside the
+	// control (RunForm), so the browser's own bubbles stay out of the way.
+	h.Open("form", "class", "w-controls", "id", form, "data-region", "controls", "novalidate", "true")
 	more, open := false, false
 	for _, p := range w.Schema {
 		if p.More {
@@ -179,8 +181,9 @@ func control(h *HTML, p Param, v Values, id string) {
 				step = formatNumber(p.Step)
 			}
 		}
+		b := v.bound(p.Name)
 		h.Void("input", "id", cid, "name", p.Name, "type", "number", "inputmode", "decimal",
-			"min", formatNumber(p.Min), "max", formatNumber(p.Max), "step", step, "value", v.Text(p.Name))
+			"min", b.Min, "max", b.Max, "step", step, "value", v.Text(p.Name))
 	}
 }
 

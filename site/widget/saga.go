@@ -79,10 +79,10 @@ func (r *sagaRun) Output(h *HTML, step int) {
 		h.Open("section", "class", cls, "role", "group", "aria-label", sagaLanes[lane])
 		h.Elem("h3", sagaLanes[lane])
 		words := sagaWords[st]
-		h.Open("p", "class", "w-big").Elem("strong", Itoa(ef.Done)).Text(" " + pluralWord(ef.Done, words[0])).Close("p")
-		h.Elem("p", plural(ef.Undone, words[1]), "class", "w-note")
+		h.Open("p", "class", "w-big").Elem("strong", Figure(ef.Done)).Text(" " + Plural(ef.Done, words[0])).Close("p")
+		h.Elem("p", Count(ef.Undone, words[1]), "class", "w-note")
 		if n := replays[lane]; n > 0 {
-			h.Elem("p", plural(n, "replayed answer"), "class", "w-note ok-text")
+			h.Elem("p", Count(n, "replayed answer"), "class", "w-note ok-text")
 		}
 		h.Close("section")
 	}
@@ -112,7 +112,7 @@ func (r *sagaRun) Output(h *HTML, step int) {
 	}
 	h.Open("p", outcomeAttrs(step, r.Steps(), r.res.Stray == 0 && r.res.Charges-r.res.Undos <= 1, figures...)...)
 	if step < r.Steps() {
-		h.Text("Replaying: the card has seen " + plural(card.Done, "charge") + " and " + plural(card.Undone, "refund") + " so far.")
+		h.Text("Replaying: the card has seen " + Count(card.Done, "charge") + " and " + Count(card.Undone, "refund") + " so far.")
 	} else {
 		h.Text(r.verdict())
 	}
@@ -130,10 +130,10 @@ func (r *sagaRun) verdict() string {
 	if s.Crashes > 0 {
 		text += ", across a crash of the runner"
 	}
-	text += ". The card saw " + plural(s.Charges, "charge") + " and " + plural(s.Undos, "refund") + "."
+	text += ". The card saw " + Count(s.Charges, "charge") + " and " + Count(s.Undos, "refund") + "."
 	for _, st := range saga.Steps {
 		if e := s.Effects[st]; e.Done > 1 {
-			text += " The " + sagaLanes[string(st)] + " made " + plural(e.Done, sagaWords[st][0]) +
+			text += " The " + sagaLanes[string(st)] + " made " + Count(e.Done, sagaWords[st][0]) +
 				": without a key, the call repeated after the crash was a new one."
 		}
 	}
@@ -141,7 +141,7 @@ func (r *sagaRun) verdict() string {
 	case s.Outcome == "compensated" && s.Stray == 0:
 		text += " Nothing is left in place."
 	case s.Outcome == "compensated":
-		text += " " + plural(s.Stray, "effect") + " left in place that the saga meant to undo."
+		text += " " + Count(s.Stray, "effect") + " left in place that the saga meant to undo."
 	}
 	return text
 }

@@ -64,7 +64,7 @@ func (r *stormRun) Output(h *HTML, _ int) {
 	yt := chart.Ticks(0, top, 4)
 	c := chart.Chart{
 		Title:  "Goodput and load offered per second",
-		Desc:   r.sentence() + " " + peakWords("Offered load", offered, "requests a second") + ".",
+		Desc:   r.sentence() + " " + peakWords("Offered load", offered, "request", " a second") + ".",
 		Class:  "st-chart",
 		Height: 220,
 		X:      x,
@@ -73,7 +73,7 @@ func (r *stormRun) Output(h *HTML, _ int) {
 	c.Band(float64(p.SlowFrom), float64(p.SlowTo), "trigger", band)
 	c.Series(0.5, 1, offered, "s2")
 	c.Series(0.5, 1, good, "s1")
-	c.HLine(float64(p.Capacity), "cap", "capacity "+Itoa(p.Capacity))
+	c.HLine(float64(p.Capacity), "cap", "capacity "+Figure(p.Capacity))
 	if recovered >= 0 {
 		c.VLine(recovered, "ok", "recovered", 0)
 	}
@@ -83,7 +83,7 @@ func (r *stormRun) Output(h *HTML, _ int) {
 	h.Open("ul", "class", "w-legend")
 	h.Open("li").Elem("span", "", "class", "w-swatch s1 line", "aria-hidden", "true").Text("goodput: answered while the client still waits").Close("li")
 	h.Open("li").Elem("span", "", "class", "w-swatch s2 line", "aria-hidden", "true").Text("offered: new requests and retries").Close("li")
-	h.Open("li").Elem("span", "", "class", "w-swatch trigger", "aria-hidden", "true").Text("the slowdown: " + chart.Number(p.SlowFactor*100) + "% of capacity").Close("li")
+	h.Open("li").Elem("span", "", "class", "w-swatch trigger", "aria-hidden", "true").Text("the slowdown: " + Number(p.SlowFactor*100) + "% of capacity").Close("li")
 	h.Close("ul")
 
 	queue := floats(s.Queue)
@@ -94,7 +94,7 @@ func (r *stormRun) Output(h *HTML, _ int) {
 	qt := chart.Ticks(0, qtop, 3)
 	q := chart.Chart{
 		Title:  "Requests waiting in the queue at the end of each second",
-		Desc:   peakWords("The queue", queue, "requests") + "; at the end it holds " + chart.Number(queue[len(queue)-1]) + ".",
+		Desc:   peakWords("The queue", queue, "request", "") + "; at the end it holds " + Number(queue[len(queue)-1]) + ".",
 		Class:  "st-chart",
 		Height: 170,
 		X:      x,
@@ -115,17 +115,35 @@ func (r *stormRun) Output(h *HTML, _ int) {
 	h.Close("p")
 }
 
+// sentence is the run's outcome: goodput before and during the slowdown
+// and whether the server recovers after it, unless it had nothing to
+// recover to: no traffic at all, or more than it could ever answer.
 func (r *stormRun) sentence() string {
 	p, s := r.p, r.res.Summary
-	text := "Goodput " + Itoa(s.Healthy) + "/s before the slowdown, " + Itoa(s.Slow) + "/s during it; "
-	if s.RecoveredAfterS == nil {
-		text += "it never recovers in " + Itoa(p.Seconds) + " s: the queue stays full of requests whose clients have given up, and their retries keep it full."
-	} else if *s.RecoveredAfterS == 0 {
-		text += "it recovers as soon as the slowdown ends."
-	} else {
-		text += "it recovers " + Itoa(*s.RecoveredAfterS) + " s after the slowdown ends."
+	if p.New == 0 {
+		return "No requests arrive (New requests a second is 0): there is nothing to serve, so nothing to recover from."
 	}
-	return text + " " + chart.Number(float64(s.Calls)) + " calls in all; " + chart.Number(float64(s.GaveUp)) + " clients gave up."
+	tail := " " + Count(s.Calls, "call") + " in all; " + Count(s.GaveUp, "client") + " gave up."
+	good := p.RecoveryGoodput()
+	if p.Capacity < good || (p.SlowFrom > 0 && s.Healthy < good) {
+		return "The server is overloaded before any slowdown: it answers " + Figure(s.Healthy) + " requests a second in time against " +
+			Figure(p.New) + " new ones, so it is never healthy, and there is nothing to recover to." + tail
+	}
+	// A server slowed from the first second was never healthy: it does
+	// not recover, it becomes healthy, or never does.
+	text, never, recovers := "Goodput "+Figure(s.Healthy)+"/s before the slowdown, "+Figure(s.Slow)+"/s during it; ", "it never recovers", "it recovers"
+	if p.SlowFrom == 0 {
+		text, never, recovers = "The slowdown starts at once; goodput "+Figure(s.Slow)+"/s during it; ", "it is never healthy", "it becomes healthy"
+	}
+	switch after := s.RecoveredAfterS; {
+	case after == nil:
+		text += never + " in " + Figure(p.Seconds) + " s: the queue stays full of requests whose clients have given up, and their retries keep it full."
+	case *after == 0:
+		text += recovers + " as soon as the slowdown ends."
+	default:
+		text += recovers + " " + Figure(*after) + " s after the slowdown ends."
+	}
+	return text + tail
 }
 
 func floats(xs []int) []float64 {
@@ -136,8 +154,8 @@ func floats(xs []int) []float64 {
 	return out
 }
 
-// peakWords is "The queue peaks at 1,234 requests at 25 s".
-func peakWords(what string, xs []float64, unit string) string {
+// peakWords is "The queue peaks at 1,234 requests in second 25".
+func peakWords(what string, xs []float64, noun, per string) string {
 	at := 0
 	for i, x := range xs {
 		if x > xs[at] {
@@ -147,5 +165,5 @@ func peakWords(what string, xs []float64, unit string) string {
 	if len(xs) == 0 {
 		return what + " is empty"
 	}
-	return what + " peaks at " + chart.Number(xs[at]) + " " + unit + " in second " + Itoa(at)
+	return what + " peaks at " + Count(int(xs[at]), noun) + per + " in second " + Figure(at)
 }
