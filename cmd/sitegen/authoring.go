@@ -59,7 +59,7 @@ func writeWidgetReference(w io.Writer, chapters map[string]string, only []string
 	}
 	sort.Strings(names)
 	var b strings.Builder
-	b.WriteString("## The widgets {#widgets}\n\n")
+	b.WriteString("## Every widget {#widgets}\n\n")
 	b.WriteString("Generated from the parameters each widget declares (`engine/param`), which also check every widget block: what is listed here is what the build accepts. `go run ./cmd/sitegen widgets` prints the same in a terminal.\n\n")
 	for _, name := range names {
 		w, _ := widget.Lookup(name)
@@ -109,10 +109,10 @@ func paramLine(p param.Param, def string) string {
 	case param.EnumList:
 		kind = p.Bounds()
 		if p.Pad != "" {
-			kind += "; every item after the last is " + p.Pad
+			kind += "; every item after the last is `" + p.Pad + "`"
 		}
 		if p.CountFrom != "" {
-			kind += "; the controls offer as many as " + p.CountFrom
+			kind += "; the controls offer as many as `" + p.CountFrom + "`"
 		}
 	default:
 		kind = p.Kind.String()
