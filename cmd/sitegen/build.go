@@ -378,7 +378,11 @@ func readContent(root, dir, origin string) (*siteContent, error) {
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-	if err := newSiteMap(root, sc, rules).checkRefs(append([]*article{sc.Guide}, sc.Articles...)); err != nil {
+	m, err := newSiteMap(root, sc, rules)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.checkRefs(append([]*article{sc.Guide}, sc.Articles...)); err != nil {
 		return nil, err
 	}
 	return sc, nil
@@ -388,7 +392,7 @@ func readContent(root, dir, origin string) (*siteContent, error) {
 // links: every page and the ids of those made from markdown, the embed
 // pages, the search page, the feeds, the files of site/root and the
 // images.
-func newSiteMap(root string, sc *siteContent, rules []HeaderRule) *siteMap {
+func newSiteMap(root string, sc *siteContent, rules []HeaderRule) (*siteMap, error) {
 	m := &siteMap{paths: map[string]bool{}, ids: map[string][]string{}, rules: rules}
 	for _, a := range append([]*article{sc.Guide}, sc.Articles...) {
 		m.add(a.URL, a.IDs)
@@ -396,18 +400,22 @@ func newSiteMap(root string, sc *siteContent, rules []HeaderRule) *siteMap {
 	for _, w := range widget.All() {
 		m.paths["/"+embedDir+"/"+w.Name+"/"] = true
 	}
-	for _, f := range []string{"/" + searchDir + "/", "/" + notFoundFile, "/" + sitemapFile, "/" + feedFile} {
-		m.paths[f] = true
-	}
-	if entries, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(siteRootFiles))); err == nil {
-		for _, e := range entries {
-			m.paths["/"+e.Name()] = true
+	for _, b := range builtTop {
+		if b.url != "" {
+			m.paths[b.url] = true
 		}
+	}
+	names, err := rootFiles(root)
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range names {
+		m.paths["/"+name] = true
 	}
 	for u := range sc.Images {
 		m.paths[u] = true
 	}
-	return m
+	return m, nil
 }
 
 // displayPath is p relative to the module root when it lies inside it

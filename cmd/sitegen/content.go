@@ -142,8 +142,7 @@ func fieldNames(r HeaderRule) string {
 }
 
 // Names at the top of the output that the build writes besides the
-// articles' folders. Each is used by its writer; reservedNames lists them
-// all, and a test checks that a real build writes nothing else.
+// articles' folders, each used by its writer.
 const (
 	embedDir      = "embed"     // /embed/NAME/, one page per widget
 	searchDir     = "search"    // the search page
@@ -155,30 +154,56 @@ const (
 	siteRootFiles = "site/root" // copied to the top under their own names
 )
 
+// builtTop is every name of the top of the site the build writes besides
+// the articles, with what it is and, for a page or file an article may
+// link to, its URL path. reservedNames and the link check (newSiteMap)
+// both read it, and a test checks that a real build writes nothing else
+// at the top: a new kind of output is one line here.
+var builtTop = []struct {
+	name, what, url string
+}{
+	{staticDir, "the site's hashed assets, cached for a year", ""},
+	{embedDir, "where the widgets' embed pages are, which any site may frame", ""}, // each widget's is linkable (newSiteMap)
+	{searchDir, "the search page", "/" + searchDir + "/"},
+	{pagefindDir, "the search index", ""},
+	{authoringDir, "the authors' guide", ""}, // linkable with its ids (newSiteMap)
+	{imagesDir, "where the images of content/" + imagesDir + "/ are served", ""},
+	{notFoundFile, "the page for missing pages", "/" + notFoundFile},
+	{"index.html", "the home page, made from content/index.md", ""},
+	{sitemapFile, "the sitemap", "/" + sitemapFile},
+	{feedFile, "the Atom feed", "/" + feedFile},
+}
+
 // reservedNames are the lower-case names of what the build writes at the
 // top of the site besides the articles, each with what it is: an article
 // of such a name would be overwritten by it, or served as it is.
 func reservedNames(root string) (map[string]string, error) {
-	out := map[string]string{
-		staticDir:    "the site's hashed assets, cached for a year",
-		embedDir:     "where the widgets' embed pages are, which any site may frame",
-		searchDir:    "the search page",
-		pagefindDir:  "the search index",
-		authoringDir: "the authors' guide",
-		imagesDir:    "where the images of content/" + imagesDir + "/ are served",
-		notFoundFile: "the page for missing pages",
-		"index.html": "the home page, made from content/index.md",
-		sitemapFile:  "the sitemap",
-		feedFile:     "the Atom feed",
+	out := map[string]string{}
+	for _, b := range builtTop {
+		out[b.name] = b.what
 	}
+	names, err := rootFiles(root)
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range names {
+		out[strings.ToLower(name)] = "a file of " + siteRootFiles + "/ that other sites load by its name"
+	}
+	return out, nil
+}
+
+// rootFiles are the names of the files of site/root, which the build
+// copies to the top of the site (copyRoot).
+func rootFiles(root string) ([]string, error) {
 	entries, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(siteRootFiles)))
 	if err != nil {
 		return nil, err
 	}
+	var names []string
 	for _, e := range entries {
-		if !skipName(e.Name()) {
-			out[strings.ToLower(e.Name())] = "a file of " + siteRootFiles + "/ that other sites load by its name"
+		if !e.IsDir() && !skipName(e.Name()) {
+			names = append(names, e.Name())
 		}
 	}
-	return out, nil
+	return names, nil
 }
