@@ -320,10 +320,6 @@ type siteContent struct {
 // nothing the site will have. The errors of all files are returned
 // together, each as "file:line: what".
 func readContent(root, dir, origin string) (*siteContent, error) {
-	cf, err := listContent(root, dir)
-	if err != nil {
-		return nil, err
-	}
 	rules, err := loadHeaders(filepath.Join(root, "netlify.toml"))
 	if err != nil {
 		return nil, err
@@ -332,9 +328,13 @@ func readContent(root, dir, origin string) (*siteContent, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkNames(root, cf.Articles, reserved, rules); err != nil {
-		return nil, err
+	// A file refused or misnamed is reported with the errors of the
+	// articles, all at once.
+	cf, refused := listContent(root, dir)
+	if len(cf.Articles) == 0 {
+		return nil, refused
 	}
+	errs := []error{refused, checkNames(root, cf.Articles, reserved, rules)}
 	live, err := liveOptions(root)
 	if err != nil {
 		return nil, err
@@ -343,7 +343,6 @@ func readContent(root, dir, origin string) (*siteContent, error) {
 		markdown.WithWidgetOptions(markdown.EmbedOrigin(origin)),
 		markdown.WithLiveOptions(live...))
 	sc := &siteContent{Images: cf.Images}
-	var errs []error
 	for _, f := range cf.Articles {
 		src, err := os.ReadFile(f)
 		if err != nil {

@@ -38,7 +38,9 @@ type contentFiles struct {
 }
 
 // listContent lists dir's articles and images and refuses every other
-// file, each refusal "file:1: what to do".
+// file, each refusal "file:1: what to do": the files listed are the ones
+// to build even when others are refused. With no article at all, the
+// error says so.
 func listContent(root, dir string) (contentFiles, error) {
 	cf := contentFiles{Images: map[string]string{}}
 	var errs []error
@@ -91,13 +93,10 @@ func listContent(root, dir string) (contentFiles, error) {
 		return cf, err
 	}
 	sort.Strings(cf.Articles)
-	if err := errors.Join(errs...); err != nil {
-		return cf, err
-	}
 	if len(cf.Articles) == 0 {
-		return cf, fmt.Errorf("%s: no .md files", displayPath(root, dir))
+		errs = append(errs, fmt.Errorf("%s: no .md files", displayPath(root, dir)))
 	}
-	return cf, nil
+	return cf, errors.Join(errs...)
 }
 
 // checkNames refuses an article whose name, case ignored, is the name of

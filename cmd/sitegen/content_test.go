@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/retrylab/retrylab/site/widget"
 )
 
 // writeFiles writes files (path relative to dir -> text) under dir.
@@ -87,6 +89,13 @@ func TestBuildRefusesBrokenPages(t *testing.T) {
 				`flow.svg:1: an image outside content/images/: move it there and write /images/flow.svg`,
 				`images/notes.txt:1: not an image: content/images/ holds the images of the articles (.avif, .gif, .jpeg, .jpg, .png, .svg, .webp)`,
 				`notes.txt:1: not an article: content/ holds articles (NAME.md) and, in content/images/, their images`,
+			}},
+		{"every kind of problem at once",
+			map[string]string{"notes.markdown": fm + "Text.\n", "static.md": fm + "Text.\n", "x.md": fm + "```widget paymnt\n```\n"},
+			[]string{
+				`notes.markdown:1: the build reads only .md files: rename it to notes.md`,
+				`static.md:1: the name "static" is taken: /static is the site's hashed assets, cached for a year: rename the file`,
+				`x.md:5: widget "paymnt": unknown widget (known: ` + strings.Join(widget.Names(), ", ") + `)`,
 			}},
 		{"a colon in a title",
 			map[string]string{"x.md": "---\ntitle: Retries: x\n---\n"},
