@@ -49,7 +49,9 @@ func TestAuthoringPageListsEveryWidget(t *testing.T) {
 				continue
 			}
 			def := defaults.Text(p.Name)
-			for what, want := range map[string]string{"label": p.Label, "bounds": p.Bounds(), "help": p.Help[1:]} {
+			kind := map[widget.Kind]string{widget.Bool: "one of", widget.Enum: "one of", widget.Int: "a whole number",
+				widget.Float: "a number", widget.EnumList: "a list of"}[p.Kind]
+			for what, want := range map[string]string{"label": p.Label, "kind": kind, "bounds": p.Bounds(), "help": p.Help[1:]} {
 				if !strings.Contains(item, want) {
 					t.Errorf("widget %s, parameter %s: the guide's line %q lacks its %s %q", w.Name, p.Name, item, what, want)
 				}

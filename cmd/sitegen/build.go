@@ -447,6 +447,7 @@ type pageData struct {
 	Index       bool       // the home page
 	NotFound    bool       // 404.html
 	Search      bool       // the search page
+	Unindexed   bool       // kept out of the search index: the authors' guide, for authors, not readers
 	Credit      link       // an embed page's: the article that explains its widget
 	Canonical   string     // the page's absolute URL on the site's origin
 	Minutes     int        // an article's reading time
@@ -604,7 +605,9 @@ func renderSite(dir, templates string, as *assets, sc *siteContent, origin strin
 		}
 		write(p.File, layout, d)
 	}
-	write(sc.Guide.File, "article", articleData(sc.Guide, origin))
+	guide := articleData(sc.Guide, origin)
+	guide.Unindexed = true
+	write(sc.Guide.File, "article", guide)
 	for _, w := range widget.All() {
 		d, err := embedPage(w, pages, origin)
 		if err != nil {

@@ -294,6 +294,15 @@ type serveConfig struct {
 // cfg.Out holds one, else a page that says the site is being built (or
 // why the build failed) and reloads itself when a build succeeds.
 func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error {
+	// The rebuilds run in the module root (childBuild) and the watcher
+	// must find the folders as the first build does: make both absolute.
+	for _, p := range []*string{&cfg.Content, &cfg.Out} {
+		abs, err := filepath.Abs(*p)
+		if err != nil {
+			return err
+		}
+		*p = abs
+	}
 	tomlPath := filepath.Join(cfg.Root, "netlify.toml")
 	rules, err := loadHeaders(tomlPath)
 	if err != nil {
