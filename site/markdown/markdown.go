@@ -4,8 +4,10 @@
 // included from the module's own source.
 //
 // Each feature is a goldmark extension of its own, in a file of its own
-// (FrontMatter, Widgets, Includes, Anchors, Highlighting), usable without
-// the rest; Converter puts them together for the site generator.
+// (FrontMatter, Fences, Widgets, Includes, Anchors, Highlighting), usable
+// without the rest; Converter puts them together for the site generator,
+// and lists each page's links, images and ids (Page.Refs, Page.IDs) for it
+// to check against the site it builds.
 //
 // Raw HTML in markdown is not rendered (goldmark's default): every
 // interactive part of a page is a widget block, checked at build time, so
