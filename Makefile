@@ -14,9 +14,12 @@ PAGEFIND  := build/search/node_modules/.bin/pagefind
 
 .PHONY: serve site test test-go test-wasm lint deps clean bench bench-deps api worker-dev lab
 
-## serve: build the site and serve it on localhost:8080 with live reload
+# Where make serve listens: make serve ADDR=localhost:9000.
+ADDR      ?= localhost:8080
+
+## serve: build the site and serve it on $(ADDR) (localhost:8080) with live reload
 serve: $(PAGEFIND)
-	$(GO) run ./cmd/sitegen serve
+	$(GO) run ./cmd/sitegen serve -addr $(ADDR)
 
 ## site: build the site into public/ (what Netlify runs), search index included
 site: $(PAGEFIND)

@@ -131,7 +131,7 @@ func build(ctx context.Context, cfg buildConfig) (stats buildStats, err error) {
 	wasmDone := make(chan error, 1)
 	go func() { wasmDone <- buildWasm(ctx, cfg.Root, wasmFile) }()
 
-	pages, err := readContent(cfg.Root, cfg.Content, cfg.Origin)
+	sc, err := readContent(cfg.Root, cfg.Content, cfg.Origin)
 	if err != nil {
 		cancel()
 		<-wasmDone
@@ -141,7 +141,10 @@ func build(ctx context.Context, cfg buildConfig) (stats buildStats, err error) {
 	as := newAssets(tmp)
 	err = as.addDir(filepath.Join(cfg.Root, "site", "static"))
 	if err == nil {
-		err = copyRoot(filepath.Join(cfg.Root, "site", "root"), tmp)
+		err = copyRoot(filepath.Join(cfg.Root, filepath.FromSlash(siteRootFiles)), tmp)
+	}
+	if err == nil {
+		err = copyImages(sc.Images, tmp)
 	}
 	if err == nil {
 		err = as.add("highlight.css", []byte(markdown.HighlightCSS()))
@@ -171,7 +174,7 @@ func build(ctx context.Context, cfg buildConfig) (stats buildStats, err error) {
 		return stats, err
 	}
 
-	n, err := renderSite(tmp, filepath.Join(cfg.Root, "site", "templates"), as, pages, cfg.Origin)
+	n, err := renderSite(tmp, filepath.Join(cfg.Root, "site", "templates"), as, sc, cfg.Origin)
 	if err != nil {
 		return stats, err
 	}
@@ -260,6 +263,25 @@ type article struct {
 	Number  int    // the position in handbook order, from 1; 0 for the home page
 }
 
+// copyImages copies the images of content/ (URL path -> file) into the
+// output folder out, at their URL paths.
+func copyImages(images map[string]string, out string) error {
+	for u, file := range images {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return err
+		}
+		dst := filepath.Join(out, filepath.FromSlash(strings.TrimPrefix(u, "/")))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(dst, data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // copyRoot copies the files of dir (site/root) to the top of the output
 // folder out under their own names: files whose URL others keep, such as
 // /embed.js, which other sites' pages load, and which therefore cannot
@@ -284,17 +306,35 @@ func copyRoot(dir, out string) error {
 	return nil
 }
 
-// readContent converts every content/*.md; the widgets' embed snippets
-// name origin. The errors of all files are returned together, each as the
-// markdown package words it (file:line: ...).
-func readContent(root, dir, origin string) ([]*article, error) {
-	files, err := filepath.Glob(filepath.Join(dir, "*.md"))
+// siteContent is what a build reads: the articles, the authors' guide and
+// the images.
+type siteContent struct {
+	Articles []*article
+	Guide    *article          // /authoring/
+	Images   map[string]string // URL path -> file (listContent)
+}
+
+// readContent converts every content/*.md and the authors' guide; the
+// widgets' embed snippets name origin. It refuses what content/ must not
+// hold (listContent, checkNames) and every link or image that names
+// nothing the site will have. The errors of all files are returned
+// together, each as "file:line: what".
+func readContent(root, dir, origin string) (*siteContent, error) {
+	rules, err := loadHeaders(filepath.Join(root, "netlify.toml"))
 	if err != nil {
 		return nil, err
 	}
-	if len(files) == 0 {
-		return nil, fmt.Errorf("%s: no .md files", displayPath(root, dir))
+	reserved, err := reservedNames(root)
+	if err != nil {
+		return nil, err
 	}
+	// A file refused or misnamed is reported with the errors of the
+	// articles, all at once.
+	cf, refused := listContent(root, dir)
+	if len(cf.Articles) == 0 {
+		return nil, refused
+	}
+	errs := []error{refused, checkNames(root, cf.Articles, reserved, rules)}
 	live, err := liveOptions(root)
 	if err != nil {
 		return nil, err
@@ -302,14 +342,8 @@ func readContent(root, dir, origin string) ([]*article, error) {
 	conv := markdown.New(markdown.WithSourceRoot(root),
 		markdown.WithWidgetOptions(markdown.EmbedOrigin(origin)),
 		markdown.WithLiveOptions(live...))
-	var (
-		pages []*article
-		errs  []error
-	)
-	for _, f := range files {
-		if skipName(filepath.Base(f)) {
-			continue // an editor's lock or backup file
-		}
+	sc := &siteContent{Images: cf.Images}
+	for _, f := range cf.Articles {
 		src, err := os.ReadFile(f)
 		if err != nil {
 			errs = append(errs, err)
@@ -331,12 +365,56 @@ func readContent(root, dir, origin string) ([]*article, error) {
 			errs = append(errs, fmt.Errorf("%s: no title in the front matter", name))
 			continue
 		}
-		pages = append(pages, a)
+		sc.Articles = append(sc.Articles, a)
+	}
+	chapters := map[string]string{}
+	for _, a := range sc.Articles {
+		chapters[a.URL] = a.Title
+	}
+	if sc.Guide, err = readGuide(root, conv, chapters); err != nil {
+		errs = append(errs, err)
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-	return pages, nil
+	m, err := newSiteMap(root, sc, rules)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.checkRefs(append([]*article{sc.Guide}, sc.Articles...)); err != nil {
+		return nil, err
+	}
+	return sc, nil
+}
+
+// newSiteMap lists what the site built from sc will serve, for checking
+// links: every page and the ids of those made from markdown, the embed
+// pages, the search page, the feeds, the files of site/root and the
+// images.
+func newSiteMap(root string, sc *siteContent, rules []HeaderRule) (*siteMap, error) {
+	m := &siteMap{paths: map[string]bool{}, ids: map[string][]string{}, rules: rules}
+	for _, a := range append([]*article{sc.Guide}, sc.Articles...) {
+		m.add(a.URL, a.IDs)
+	}
+	for _, w := range widget.All() {
+		m.paths["/"+embedDir+"/"+w.Name+"/"] = true
+	}
+	for _, b := range builtTop {
+		if b.url != "" {
+			m.paths[b.url] = true
+		}
+	}
+	names, err := rootFiles(root)
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range names {
+		m.paths["/"+name] = true
+	}
+	for u := range sc.Images {
+		m.paths[u] = true
+	}
+	return m, nil
 }
 
 // displayPath is p relative to the module root when it lies inside it
@@ -369,6 +447,7 @@ type pageData struct {
 	Index       bool       // the home page
 	NotFound    bool       // 404.html
 	Search      bool       // the search page
+	Unindexed   bool       // kept out of the search index: the authors' guide, for authors, not readers
 	Credit      link       // an embed page's: the article that explains its widget
 	Canonical   string     // the page's absolute URL on the site's origin
 	Minutes     int        // an article's reading time
@@ -461,7 +540,8 @@ func sortArticles(as []*article) {
 // renderSite writes every page, an embed page for every widget and
 // 404.html into dir, and returns how many HTML files it wrote. The embed
 // snippets in the pages name origin.
-func renderSite(dir, templates string, as *assets, pages []*article, origin string) (int, error) {
+func renderSite(dir, templates string, as *assets, sc *siteContent, origin string) (int, error) {
+	pages := sc.Articles
 	layouts, err := loadTemplates(templates, template.FuncMap{"asset": as.url})
 	if err != nil {
 		return 0, err
@@ -503,19 +583,7 @@ func renderSite(dir, templates string, as *assets, pages []*article, origin stri
 		n++
 	}
 	for _, p := range pages {
-		d := &pageData{
-			SiteName:    siteName,
-			Title:       p.Title,
-			DocTitle:    p.Title + " · " + siteName,
-			Description: p.Description,
-			URL:         p.URL,
-			Date:        p.Date,
-			Level:       p.Level,
-			Body:        template.HTML(labelCode(p.Body)),
-			Widgets:     p.Widgets,
-			Canonical:   origin + p.URL,
-			Minutes:     p.Minutes,
-		}
+		d := articleData(p, origin)
 		if i := p.Number - 1; i >= 0 {
 			if i > 0 {
 				d.Prev = &link{URL: list[i-1].URL, Title: list[i-1].Title}
@@ -535,30 +603,27 @@ func renderSite(dir, templates string, as *assets, pages []*article, origin stri
 				d.DocTitle = siteName + ": " + p.Title
 			}
 		}
-		if d.Description == "" {
-			d.Description = siteDescription
-		}
-		if len(p.TOC) >= 2 {
-			d.TOC = tocTree(p.TOC)
-		}
 		write(p.File, layout, d)
 	}
+	guide := articleData(sc.Guide, origin)
+	guide.Unindexed = true
+	write(sc.Guide.File, "article", guide)
 	for _, w := range widget.All() {
 		d, err := embedPage(w, pages, origin)
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		write("embed/"+w.Name+"/index.html", "embed", d)
+		write(embedDir+"/"+w.Name+"/index.html", "embed", d)
 	}
-	write("404.html", "404", &pageData{
+	write(notFoundFile, "404", &pageData{
 		SiteName:    siteName,
 		Title:       "Page not found",
 		DocTitle:    "Page not found · " + siteName,
 		Description: siteDescription,
 		NotFound:    true,
 	})
-	write("search/index.html", "search", &pageData{
+	write(searchDir+"/index.html", "search", &pageData{
 		SiteName:    siteName,
 		Title:       "Search",
 		DocTitle:    "Search · " + siteName,
@@ -571,8 +636,8 @@ func renderSite(dir, templates string, as *assets, pages []*article, origin stri
 		name string
 		data func() ([]byte, error)
 	}{
-		{"sitemap.xml", func() ([]byte, error) { return sitemap(origin, index, list) }},
-		{"feed.xml", func() ([]byte, error) { return atomFeed(origin, index, list) }},
+		{sitemapFile, func() ([]byte, error) { return sitemap(origin, index, list) }},
+		{feedFile, func() ([]byte, error) { return atomFeed(origin, index, list) }},
 	} {
 		data, err := f.data()
 		if err == nil {
@@ -583,6 +648,31 @@ func renderSite(dir, templates string, as *assets, pages []*article, origin stri
 		}
 	}
 	return n, errors.Join(errs...)
+}
+
+// articleData is what page p of markdown is rendered with; the home
+// page and the articles in handbook order add to it.
+func articleData(p *article, origin string) *pageData {
+	d := &pageData{
+		SiteName:    siteName,
+		Title:       p.Title,
+		DocTitle:    p.Title + " · " + siteName,
+		Description: p.Description,
+		URL:         p.URL,
+		Date:        p.Date,
+		Level:       p.Level,
+		Body:        template.HTML(labelCode(p.Body)),
+		Widgets:     p.Widgets,
+		Canonical:   origin + p.URL,
+		Minutes:     p.Minutes,
+	}
+	if d.Description == "" {
+		d.Description = siteDescription
+	}
+	if len(p.TOC) >= 2 {
+		d.TOC = tocTree(p.TOC)
+	}
+	return d
 }
 
 // embedPage is the page of /embed/NAME/: w alone, at its defaults (the

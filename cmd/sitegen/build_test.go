@@ -173,9 +173,9 @@ func TestBuildRealSite(t *testing.T) {
 			t.Errorf("%s has %d h1 elements, want 1", rel, n)
 		}
 	})
-	// The articles, the home page, an embed page per widget, 404.html and
-	// the search page.
-	if want := len(mds) + len(widget.All()) + 2; pages != want {
+	// The articles, the home page, an embed page per widget, 404.html,
+	// the search page and the authors' guide.
+	if want := len(mds) + len(widget.All()) + 3; pages != want {
 		t.Errorf("%d pages, want %d", pages, want)
 	}
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
+	"html/template"
 	"io"
 	"io/fs"
 	"net/http"
@@ -25,6 +26,9 @@ var (
 	reloadJS []byte
 	//go:embed live/overlay.css
 	overlayCSS []byte
+	//go:embed live/waiting.html
+	waitingHTML string
+	waitingPage = template.Must(template.New("waiting").Parse(waitingHTML))
 )
 
 const (
@@ -41,6 +45,10 @@ type liveEvent struct{ Name, Data string }
 type broker struct {
 	gen  string // names this run of the server; sent as "hello" on connect
 	done chan struct{}
+	// ready reports whether there is a site to serve; a waiting page
+	// (see waitingPage) that connects when there is one is told to
+	// reload at once, as it missed the build's "reload".
+	ready func() bool
 
 	mu      sync.Mutex
 	subs    map[chan liveEvent]struct{}
@@ -127,6 +135,8 @@ func (b *broker) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	writeEvent(w, liveEvent{Name: "hello", Data: b.gen})
 	if failure != nil {
 		writeEvent(w, *failure)
+	} else if r.URL.Query().Get("waiting") != "" && b.ready != nil && b.ready() {
+		writeEvent(w, liveEvent{Name: "reload"})
 	}
 	flusher.Flush()
 	for {
@@ -176,6 +186,32 @@ func serveBytes(w http.ResponseWriter, r *http.Request, ctype string, data []byt
 	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(data))
 }
 
+// serveWaiting answers a page request when there is no site to serve:
+// before the first build is done, or after it failed. The page reloads
+// itself when a build succeeds, and shows the overlay while the last
+// build failed, like any page of the site.
+func (b *broker) serveWaiting(w http.ResponseWriter, r *http.Request) {
+	b.mu.Lock()
+	failed := b.failure != nil
+	b.mu.Unlock()
+	data := struct{ Title, Text string }{"Building the site…",
+		"The first build is under way: a cold start compiles the generator and the WebAssembly module, which can take minutes. This page reloads itself when the build is done."}
+	if failed {
+		data.Title, data.Text = "The build failed",
+			"There is no site to show yet: the error is above. Fix it and save; this page reloads itself when a build succeeds."
+	}
+	var buf bytes.Buffer
+	if err := waitingPage.Execute(&buf, data); err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", contentTypes[".html"])
+	h.Set("Cache-Control", "no-store")
+	h.Set("Retry-After", "1")
+	writeBody(w, r, http.StatusServiceUnavailable, bytes.NewReader(buf.Bytes()), int64(buf.Len()), time.Time{})
+}
+
 // rebuilder runs a build and reports its outcome to the terminal and to
 // every open page.
 type rebuilder struct {
@@ -217,7 +253,8 @@ var watchRootFiles = map[string]bool{"netlify.toml": true, "go.mod": true, "go.s
 const defaultDebounce = 150 * time.Millisecond
 
 // watcher calls onChange, never twice at once, with the files changed under
-// root once changes have settled for debounce.
+// root and the extra folders it watches once changes have settled for
+// debounce.
 type watcher struct {
 	debounce time.Duration // quiet time before onChange; defaultDebounce
 	root     string
@@ -226,7 +263,9 @@ type watcher struct {
 	onChange func(ctx context.Context, changed []string)
 }
 
-func newWatcher(root string, log io.Writer, onChange func(context.Context, []string)) (*watcher, error) {
+// newWatcher watches root's watchDirs and watchRootFiles, and every folder
+// of extra (the -content folder, which may lie outside root).
+func newWatcher(root string, log io.Writer, onChange func(context.Context, []string), extra ...string) (*watcher, error) {
 	fsw, err := fsnotify.NewWatcher()
 	if err != nil {
 		return nil, err
@@ -236,8 +275,20 @@ func newWatcher(root string, log io.Writer, onChange func(context.Context, []str
 		fsw.Close()
 		return nil, err
 	}
+	dirs := make([]string, 0, len(watchDirs)+len(extra))
 	for _, d := range watchDirs {
-		if err := w.addTree(filepath.Join(root, d)); err != nil && !os.IsNotExist(err) {
+		dirs = append(dirs, filepath.Join(root, d))
+	}
+	for _, d := range extra {
+		abs, err := filepath.Abs(d)
+		if err != nil {
+			fsw.Close()
+			return nil, err
+		}
+		dirs = append(dirs, abs)
+	}
+	for _, d := range dirs {
+		if err := w.addTree(d); err != nil && !os.IsNotExist(err) {
 			fsw.Close()
 			return nil, err
 		}

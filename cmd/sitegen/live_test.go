@@ -24,7 +24,13 @@ type eventStream struct {
 
 func openEvents(t *testing.T, baseURL string) *eventStream {
 	t.Helper()
-	resp, err := http.Get(baseURL + "/_live/events")
+	return openEventsAt(t, baseURL+"/_live/events")
+}
+
+// openEventsAt opens the event stream at url, a query string included.
+func openEventsAt(t *testing.T, url string) *eventStream {
+	t.Helper()
+	resp, err := http.Get(url)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,14 +66,20 @@ func openEvents(t *testing.T, baseURL string) *eventStream {
 // next returns the next event, failing the test after 5 s.
 func (s *eventStream) next() liveEvent {
 	s.t.Helper()
+	return s.within(5 * time.Second)
+}
+
+// within returns the next event, failing the test after d.
+func (s *eventStream) within(d time.Duration) liveEvent {
+	s.t.Helper()
 	select {
 	case ev, ok := <-s.events:
 		if !ok {
 			s.t.Fatal("the event stream ended")
 		}
 		return ev
-	case <-time.After(5 * time.Second):
-		s.t.Fatal("no event within 5 s")
+	case <-time.After(d):
+		s.t.Fatalf("no event within %v", d)
 	}
 	return liveEvent{}
 }

@@ -4,9 +4,11 @@
 //	go run ./cmd/sitegen build [-content content] [-out public] [-quick]
 //	go run ./cmd/sitegen serve [-addr localhost:8080] [-content content] [-out public] [-quick=false]
 //	go run ./cmd/sitegen preview [-addr localhost:8080] [-out public]
+//	go run ./cmd/sitegen widgets [NAME...]
 //
 // preview serves a site already built, as deployed: no build, no live
-// reload.
+// reload. widgets prints the widget reference of the authors' guide
+// (/authoring/): every widget's parameters, from their declarations.
 //
 // Both run from anywhere inside the module: paths default to the module
 // root's content/ and public/.
@@ -24,12 +26,14 @@ import (
 	"syscall"
 
 	"github.com/retrylab/retrylab/internal/gotool"
+	"github.com/retrylab/retrylab/site/widget"
 )
 
 const usage = `usage:
   sitegen build [-content DIR] [-out DIR] [-quick]
   sitegen serve [-addr HOST:PORT] [-content DIR] [-out DIR] [-quick=false]
   sitegen preview [-addr HOST:PORT] [-out DIR]
+  sitegen widgets [NAME...]
 `
 
 func main() {
@@ -92,6 +96,21 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		err := preview(ctx, previewConfig{Root: root, Dir: cfg.Out, Addr: *addr}, stdout)
 		if err != nil && !errors.Is(err, context.Canceled) {
+			fmt.Fprintln(stderr, "sitegen:", err)
+			return 1
+		}
+		return 0
+	case "widgets":
+		if err := fl.Parse(args[1:]); err != nil {
+			return 2
+		}
+		for _, name := range fl.Args() {
+			if _, err := widget.Find(name); err != nil {
+				fmt.Fprintln(stderr, "sitegen:", err)
+				return 2
+			}
+		}
+		if err := writeWidgetReference(stdout, nil, fl.Args()); err != nil {
 			fmt.Fprintln(stderr, "sitegen:", err)
 			return 1
 		}

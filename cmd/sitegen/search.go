@@ -43,7 +43,7 @@ func indexSearch(ctx context.Context, root, dir string) error {
 	if _, err := os.Stat(bin); err != nil {
 		return fmt.Errorf("search index: no Pagefind at %s (run ./build/install-deps.sh, or: cd build/search && npm ci)", displayPath(root, bin))
 	}
-	cmd := exec.CommandContext(ctx, bin, "--site", dir, "--output-subdir", "pagefind",
+	cmd := exec.CommandContext(ctx, bin, "--site", dir, "--output-subdir", pagefindDir,
 		"--exclude-selectors", strings.Join(searchSkip, ", "), "--silent")
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -51,11 +51,11 @@ func indexSearch(ctx context.Context, root, dir string) error {
 		return fmt.Errorf("search index: %s: %v\n%s", displayPath(root, bin), err, strings.TrimSpace(out.String()))
 	}
 	for _, name := range pagefindUnused {
-		if err := os.Remove(filepath.Join(dir, "pagefind", name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := os.Remove(filepath.Join(dir, pagefindDir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
 	}
-	if _, err := os.Stat(filepath.Join(dir, "pagefind", "pagefind.js")); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, pagefindDir, "pagefind.js")); err != nil {
 		return fmt.Errorf("search index: Pagefind wrote no pagefind/pagefind.js: %v", err)
 	}
 	return nil

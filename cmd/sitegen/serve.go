@@ -42,8 +42,17 @@ func newServer(dir string, rules []HeaderRule, live bool) *server {
 	s.setHeaders(rules)
 	if live {
 		s.live = newBroker()
+		s.live.ready = s.built
 	}
 	return s
+}
+
+// built reports whether dir holds a site: a build writes 404.html last
+// but for the feeds, and a site without it could not answer a missing
+// page.
+func (s *server) built() bool {
+	_, err := os.Stat(filepath.Join(s.dir, notFoundFile))
+	return err == nil
 }
 
 // setHeaders replaces the rules, for a changed netlify.toml.
@@ -74,6 +83,10 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		h.Set("Allow", "GET, HEAD")
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	if s.live != nil && !s.built() {
+		s.live.serveWaiting(w, r)
 		return
 	}
 
@@ -276,9 +289,21 @@ type serveConfig struct {
 	Addr string
 }
 
-// serve builds the site, serves it at cfg.Addr with live reload, and
-// rebuilds on every change until ctx is done.
+// serve serves cfg.Out at cfg.Addr with live reload, builds the site, and
+// rebuilds on every change until ctx is done. It answers at once: until
+// the first build is done, a page request gets the previous site if
+// cfg.Out holds one, else a page that says the site is being built (or
+// why the build failed) and reloads itself when a build succeeds.
 func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error {
+	// The rebuilds run in the module root (childBuild) and the watcher
+	// must find the folders as the first build does: make both absolute.
+	for _, p := range []*string{&cfg.Content, &cfg.Out} {
+		abs, err := filepath.Abs(*p)
+		if err != nil {
+			return err
+		}
+		*p = abs
+	}
 	tomlPath := filepath.Join(cfg.Root, "netlify.toml")
 	rules, err := loadHeaders(tomlPath)
 	if err != nil {
@@ -290,25 +315,14 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 	// with no set-up.
 	srv.api = devAPI()
 
-	// The first build runs in this process: its code is the code just
-	// compiled. Later ones run in a child built afresh (see childBuild).
-	fmt.Fprintln(stdout, "sitegen: building")
-	if stats, err := build(ctx, cfg.buildConfig); err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		fmt.Fprintf(stderr, "sitegen: build failed:\n%s\n", err)
-		srv.live.report(err)
-	} else {
-		fmt.Fprintf(stdout, "sitegen: %s\n", stats)
-	}
-
 	binDir, err := os.MkdirTemp("", "sitegen-serve-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(binDir)
 	rb := &rebuilder{build: childBuild(cfg.buildConfig, binDir, stdout), events: srv.live, log: stderr}
+	// The watcher starts before the first build, so that an edit made
+	// while it runs is not missed, and reads its events after it.
 	w, err := newWatcher(cfg.Root, stderr, func(ctx context.Context, changed []string) {
 		rebuild := false
 		for _, name := range changed {
@@ -330,21 +344,14 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 		if rebuild {
 			rb.run(ctx)
 		}
-	})
+	}, cfg.Content)
 	if err != nil {
 		return err
 	}
-	watchCtx, stopWatch := context.WithCancel(ctx)
-	watchDone := make(chan struct{})
-	go func() {
-		w.run(watchCtx)
-		close(watchDone)
-	}()
 
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
-		stopWatch()
-		<-watchDone
+		w.fsw.Close()
 		return err
 	}
 	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
@@ -352,6 +359,27 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 	fmt.Fprintf(stdout, "sitegen: serving %s at %s with live reload; Ctrl-C stops\n", cfg.Out, siteURL(cfg.Addr, ln.Addr()))
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
+
+	// The first build runs in this process: its code is the code just
+	// compiled. Later ones run in a child built afresh (see childBuild).
+	watchCtx, stopWatch := context.WithCancel(ctx)
+	watchDone := make(chan struct{})
+	go func() {
+		defer close(watchDone)
+		fmt.Fprintln(stdout, "sitegen: building")
+		stats, err := build(watchCtx, cfg.buildConfig)
+		if watchCtx.Err() != nil {
+			w.fsw.Close()
+			return
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "sitegen: build failed:\n%s\n", err)
+		} else {
+			fmt.Fprintf(stdout, "sitegen: %s\n", stats)
+		}
+		srv.live.report(err)
+		w.run(watchCtx)
+	}()
 
 	select {
 	case err = <-served:

@@ -3,14 +3,18 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/andybalholm/brotli"
 )
@@ -203,7 +207,7 @@ func TestLiveScripts(t *testing.T) {
 			t.Errorf("reload.js uses %s", bad)
 		}
 	}
-	for _, want := range []string{"new EventSource('/_live/events')", "'reload'", "'error'", "location.reload()",
+	for _, want := range []string{"new EventSource('/_live/events'", "'reload'", "'error'", "location.reload()",
 		"textContent = text", "/_live/overlay.css"} {
 		if !strings.Contains(js, want) {
 			t.Errorf("reload.js lacks %s", want)
@@ -264,4 +268,112 @@ func fetch(t *testing.T, url, accept string) *http.Response {
 	}
 	t.Cleanup(func() { r.Body.Close() })
 	return r
+}
+
+// lockedBuffer is a bytes.Buffer for one writer and one reader at once.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// `sitegen serve` answers at once, before its first build is done, with a
+// page that says so and reloads itself; once built it serves the site;
+// and it watches the -content folder it was given, outside the module.
+func TestServeFirstStartAndContentFolder(t *testing.T) {
+	root := repoRoot(t)
+	parent := t.TempDir()
+	content := filepath.Join(parent, "articles")
+	if err := os.CopyFS(content, os.DirFS(filepath.Join(root, "content"))); err != nil {
+		t.Fatal(err)
+	}
+	cfg := serveConfig{buildConfig: buildConfig{Root: root, Content: content, Out: filepath.Join(parent, "public"), Quick: true}, Addr: "localhost:0"}
+	ctx, cancel := context.WithCancel(context.Background())
+	var stdout, stderr lockedBuffer
+	done := make(chan error, 1)
+	go func() { done <- serve(ctx, cfg, &stdout, &stderr) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	})
+
+	urlRe := regexp.MustCompile(`at (http://\S+)/ with live reload`)
+	var base string
+	for deadline := time.Now().Add(10 * time.Second); base == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if m := urlRe.FindStringSubmatch(stdout.String()); m != nil {
+			base = m[1]
+		}
+	}
+	if base == "" {
+		t.Fatalf("serve printed no address within 10 s: %q %q", stdout.String(), stderr.String())
+	}
+	r := fetch(t, base+"/double-charge/", "")
+	page := body(t, r)
+	if r.StatusCode != http.StatusServiceUnavailable || !strings.Contains(page, "<h1>Building the site…</h1>") || !strings.Contains(page, liveScript) {
+		t.Fatalf("before the first build: %d %q, want 503 and the building page with the reload script", r.StatusCode, page)
+	}
+	events := openEventsAt(t, base+"/_live/events?waiting=1")
+	if ev := events.next(); ev.Name != "hello" {
+		t.Fatalf("first event %+v, want hello", ev)
+	}
+	if ev := events.within(3 * time.Minute); ev.Name != "reload" {
+		t.Fatalf("after the first build: %+v, want reload (stderr: %s)", ev, stderr.String())
+	}
+	if r := fetch(t, base+"/double-charge/", ""); r.StatusCode != http.StatusOK || !strings.Contains(body(t, r), "<h1>The double charge</h1>") {
+		t.Fatalf("after the first build /double-charge/ is %d", r.StatusCode)
+	}
+	// A waiting page that connects only now is told to reload at once.
+	late := openEventsAt(t, base+"/_live/events?waiting=1")
+	if ev := late.next(); ev.Name != "hello" {
+		t.Fatalf("first event %+v, want hello", ev)
+	}
+	if ev := late.next(); ev.Name != "reload" {
+		t.Fatalf("a waiting page connecting after the build got %+v, want reload", ev)
+	}
+
+	// An edit in the -content folder rebuilds, here into a failure.
+	bad := filepath.Join(content, "bad.md")
+	if err := os.WriteFile(bad, []byte("---\ntitle: Bad\n---\n\nSee [it](/nope/).\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ev := events.within(3 * time.Minute)
+	if want := bad + ":5: link to /nope/: no such page"; ev.Name != "error" || !strings.Contains(ev.Data, want) {
+		t.Fatalf("after an edit of %s: %+v, want an error with %q", bad, ev, want)
+	}
+}
+
+// `make serve ADDR=HOST:PORT` serves on that address; without ADDR, on
+// localhost:8080.
+func TestMakeServeAddr(t *testing.T) {
+	for addr, want := range map[string]string{
+		"ADDR=localhost:9000": "/sitegen serve -addr localhost:9000\n",
+		"":                    "/sitegen serve -addr localhost:8080\n",
+	} {
+		args := []string{"-n", "--no-print-directory", "serve"}
+		if addr != "" {
+			args = append(args, addr)
+		}
+		cmd := exec.Command("make", args...)
+		cmd.Dir = repoRoot(t)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("make %v: %v\n%s", args, err, out)
+		}
+		if !strings.Contains(string(out), want) {
+			t.Errorf("make %v runs:\n%s\nwant a line ending %q", args, out, want)
+		}
+	}
 }

@@ -79,8 +79,7 @@ func (metaTransformer) Transform(_ *gast.Document, reader text.Reader, pc parser
 	}
 	var doc yaml.Node
 	if err := data.Decode(&doc); err != nil {
-		line, msg := yamlErrorLine(err.Error())
-		fail(line, msg)
+		fail(yamlProblem(reader.Source(), err.Error()))
 		return
 	}
 	var root *yaml.Node
@@ -175,22 +174,101 @@ func closed(source []byte) bool {
 	return false
 }
 
-// yamlErrorLine finds the line in a YAML error ("yaml: line 3: ...") and
-// returns it as a line of the file. The YAML package counts some errors
-// from where the construct began, and a few one line early (an unclosed
-// flow list on its second line reports line 1), so the line is the YAML
-// package's best, not always the exact one.
-func yamlErrorLine(msg string) (int, string) {
-	rest, ok := strings.CutPrefix(msg, "yaml: line ")
-	if !ok {
-		return 1, msg
+// yamlProblem says in plain words what is wrong with front matter the YAML
+// package refused, and where. The YAML package's messages name its grammar
+// ("mapping values are not allowed in this context") and some count lines
+// from where a construct began, one line early on the first line; so the
+// front matter's lines are read here, field by field, and the first line
+// with a problem one can name is the one reported. When none is found,
+// the YAML package's own message and line are.
+func yamlProblem(source []byte, yamlMsg string) (int, string) {
+	lines := strings.Split(string(source), "\n")
+	open := strings.TrimSuffix(lines[0], "\r")
+	for i := 1; i < len(lines); i++ {
+		l := strings.TrimSuffix(lines[i], "\r")
+		if l == open {
+			break
+		}
+		if msg := fieldProblem(l); msg != "" {
+			return i + 1, msg
+		}
 	}
-	num, tail, ok := strings.Cut(rest, ": ")
-	n, err := strconv.Atoi(num)
-	if !ok || err != nil {
-		return 1, msg
+	line, msg := 1, yamlMsg
+	if rest, ok := strings.CutPrefix(yamlMsg, "yaml: line "); ok {
+		if num, tail, ok := strings.Cut(rest, ": "); ok {
+			if n, err := strconv.Atoi(num); err == nil {
+				line, msg = frontMatterLine-1+n, tail
+			}
+		}
 	}
-	return frontMatterLine - 1 + n, "yaml: " + tail
+	return line, "YAML: " + msg
+}
+
+// fieldProblem names what is wrong with one line of front matter, written
+// the way this site's fields are ("title: Retries without double
+// charges"), or returns "" when nothing is.
+func fieldProblem(l string) string {
+	trimmed := strings.TrimSpace(l)
+	if trimmed == "" || strings.HasPrefix(trimmed, "#") {
+		return ""
+	}
+	if strings.Contains(l, "\t") {
+		return "a tab character: YAML allows only spaces here"
+	}
+	if trimmed != l && l[0] == ' ' {
+		return "an indented line: every field starts at the beginning of its line, value on the same line"
+	}
+	name, value, ok := strings.Cut(l, ":")
+	if !ok || strings.ContainsAny(name, " \"'") {
+		return strconv.Quote(trimmed) + " is not a \"field: value\" line"
+	}
+	value = strings.TrimSpace(value)
+	quoted := "put the whole value in double quotes: " + name + ": " + strconv.Quote(unquote(value))
+	switch {
+	case value == "":
+		return ""
+	case value[0] == '"' || value[0] == '\'':
+		end := closingQuote(value)
+		if end < 0 {
+			return "the quote that opens the value of " + name + " is never closed on this line"
+		}
+		if after := strings.TrimSpace(value[end+1:]); after != "" && !strings.HasPrefix(after, "#") {
+			return "text after the closing quote of the value of " + name + ": " + quoted
+		}
+		return ""
+	case strings.Contains(value, ": ") || strings.HasSuffix(value, ":"):
+		return "the value of " + name + " holds a colon and a space, which YAML reads as the start of another field: " + quoted
+	case strings.ContainsRune("@`|>[]{}&*!%,", rune(value[0])):
+		return "a value cannot start with " + strconv.Quote(value[:1]) + " unquoted in YAML: " + quoted
+	}
+	return ""
+}
+
+// closingQuote is the index of the quote that closes the quoted YAML
+// scalar at the start of v, or -1: "..." with backslash escapes, '...'
+// with ” for a quote.
+func closingQuote(v string) int {
+	q := v[0]
+	for i := 1; i < len(v); i++ {
+		switch {
+		case q == '"' && v[i] == '\\':
+			i++
+		case v[i] == q && q == '\'' && i+1 < len(v) && v[i+1] == '\'':
+			i++
+		case v[i] == q:
+			return i
+		}
+	}
+	return -1
+}
+
+// unquote is v without the quotes around it, if it has them, for a
+// suggestion that quotes it again.
+func unquote(v string) string {
+	if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] {
+		return v[1 : len(v)-1]
+	}
+	return v
 }
 
 func contains(list []string, s string) bool {

@@ -4,8 +4,10 @@
 // included from the module's own source.
 //
 // Each feature is a goldmark extension of its own, in a file of its own
-// (FrontMatter, Widgets, Includes, Anchors, Highlighting), usable without
-// the rest; Converter puts them together for the site generator.
+// (FrontMatter, Fences, Widgets, Includes, Anchors, Highlighting), usable
+// without the rest; Converter puts them together for the site generator,
+// and lists each page's links, images and ids (Page.Refs, Page.IDs) for it
+// to check against the site it builds.
 //
 // Raw HTML in markdown is not rendered (goldmark's default): every
 // interactive part of a page is a widget block, checked at build time, so
@@ -15,8 +17,10 @@ package markdown
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/retrylab/retrylab/site/widget"
 	"github.com/yuin/goldmark"
@@ -37,6 +41,8 @@ type Page struct {
 	Body        string    // the article's rendered HTML (trusted: our content)
 	TOC         []Heading // the h2 and h3 headings, in order
 	Widgets     []string  // the widgets used, each once, in order of first use
+	Refs        []Ref     // the links and images, in order
+	IDs         []string  // every id in Body: the targets of "#anchor" links
 }
 
 // Converter converts articles to pages. It is safe for concurrent use: each
@@ -95,6 +101,7 @@ func New(opts ...Option) *Converter {
 	}
 	exts := []goldmark.Extender{
 		FrontMatter,
+		Fences,
 		// GFM, with table alignment as align= rather than goldmark's
 		// default style= attribute, which the pages' CSP (style-src
 		// 'self') would block.
@@ -117,7 +124,13 @@ func New(opts ...Option) *Converter {
 // Convert converts the article at path (used in error messages only) with
 // source src. The error, if any, lists every problem in the file, each as
 // a *SourceError on its own line ("path:line: what"), in line order.
+//
+// The source must be UTF-8: other bytes are an error at their line, before
+// any parsing.
 func (c *Converter) Convert(path string, src []byte) (*Page, error) {
+	if err := checkUTF8(path, src); err != nil {
+		return nil, err
+	}
 	pc := parser.NewContext()
 	SetPath(pc, path)
 	doc := c.md.Parser().Parse(text.NewReader(src), parser.WithContext(pc))
@@ -133,6 +146,7 @@ func (c *Converter) Convert(path string, src []byte) (*Page, error) {
 		return nil, err
 	}
 	m := GetMeta(pc)
+	html := focusablePre(body.String())
 	return &Page{
 		Path:        path,
 		Title:       m.Title,
@@ -140,10 +154,36 @@ func (c *Converter) Convert(path string, src []byte) (*Page, error) {
 		Date:        m.Date,
 		Level:       m.Level,
 		Order:       m.Order,
-		Body:        focusablePre(body.String()),
+		Body:        html,
 		TOC:         TOC(doc, src),
 		Widgets:     widgetsUsed(doc),
+		Refs:        refs(doc, stateOf(pc), src),
+		IDs:         ids(html),
 	}, nil
+}
+
+// checkUTF8 reports the first bytes of src that are not UTF-8, at their
+// line: a file saved as Latin-1 or Windows-1252 would otherwise show
+// replacement characters where its accents were.
+func checkUTF8(path string, src []byte) error {
+	if utf8.Valid(src) {
+		return nil
+	}
+	line, col := 1, 1
+	for i := 0; i < len(src); {
+		r, n := utf8.DecodeRune(src[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return &SourceError{Path: path, Line: line, Err: fmt.Errorf(
+				"byte 0x%02x at column %d is not UTF-8 text: save the file as UTF-8", src[i], col)}
+		}
+		if r == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+		i += n
+	}
+	return nil
 }
 
 // focusablePre puts every code block in the keyboard's tab order: a

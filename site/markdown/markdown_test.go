@@ -6,6 +6,7 @@ import (
 	"html"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -231,7 +232,52 @@ func TestErrors(t *testing.T) {
 		{
 			name: "YAML syntax error",
 			src:  "---\ntitle: Retries\ndescription: A\n  b: c\n---\n",
-			want: path + `:4: front matter: yaml: mapping values are not allowed in this context`,
+			want: path + `:4: front matter: an indented line: every field starts at the beginning of its line, value on the same line`,
+		},
+		{
+			name: "a colon in an unquoted value",
+			src:  "---\ntitle: Retries: x\n---\n",
+			want: path + `:2: front matter: the value of title holds a colon and a space, which YAML reads as the start of another field: put the whole value in double quotes: title: "Retries: x"`,
+		},
+		{
+			name: "a quote never closed",
+			src:  "---\ntitle: Retries\ndescription: \"Why\n---\n",
+			want: path + `:3: front matter: the quote that opens the value of description is never closed on this line`,
+		},
+		{
+			name: "text after a quoted value",
+			src:  "---\ntitle: 'it's'\n---\n",
+			want: path + `:2: front matter: text after the closing quote of the value of title: put the whole value in double quotes: title: "it's"`,
+		},
+		{
+			name: "a tab",
+			src:  "---\ntitle: Retries\n\tlevel: beginner\n---\n",
+			want: path + `:3: front matter: a tab character: YAML allows only spaces here`,
+		},
+		{
+			name: "a line that is no field",
+			src:  "---\ntitle: Retries\n- keys\n---\n",
+			want: path + `:3: front matter: "- keys" is not a "field: value" line`,
+		},
+		{
+			name: "a fence never closed",
+			src:  fm + "\nText.\n\n```go\nfunc main() {}\n\n## Later\n\nMore text.\n",
+			want: path + `:7: the code fence opened here ("` + "```go" + `") is never closed: end the block with a line of ` + "```",
+		},
+		{
+			name: "a widget fence never closed is reported once, at its opening",
+			src:  fm + "\n~~~~widget payment\nkeys: off\n\nProse that is no parameter.\n",
+			want: path + `:5: the code fence opened here ("~~~~widget payment") is never closed: end the block with a line of ~~~~`,
+		},
+		{
+			name: "a fence closed by a shorter fence is not closed",
+			src:  fm + "\n````markdown\n```widget payment\n```\n",
+			want: path + `:5: the code fence opened here ("` + "````markdown" + `") is never closed: end the block with a line of ` + "````",
+		},
+		{
+			name: "Latin-1 bytes",
+			src:  fm + "\nA caf\xe9.\n",
+			want: path + `:5: byte 0xe9 at column 6 is not UTF-8 text: save the file as UTF-8`,
 		},
 		{
 			name: "duplicate field",
@@ -561,4 +607,34 @@ func FuzzConvert(f *testing.F) {
 			t.Fatalf("Convert returned page %v and error %v: want exactly one", p != nil, err)
 		}
 	})
+}
+
+// Every link and image is listed with its line, for the site generator to
+// check; every id of the body (headings, widgets) is a target.
+func TestRefsAndIDs(t *testing.T) {
+	src := fm + // lines 1-3
+		"\n## Keys {#keys}\n" + // 5
+		"\nSee [the charge](/double-charge/#nope) and\n" + // 7
+		"![a flow](/images/flow.svg), [ref][r], <https://example.com>.\n" + // 8
+		"\n- an item with [a link](#keys)\n" + // 10
+		"\n```widget payment\n```\n" + // 12-13
+		"\n[r]: /idempotency-keys/\n"
+	p, err := conv.Convert(path, []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Ref{
+		{Dest: "/double-charge/#nope", Line: 7},
+		{Dest: "/images/flow.svg", Line: 8, Image: true},
+		{Dest: "/idempotency-keys/", Line: 8},
+		{Dest: "#keys", Line: 10},
+	}
+	if !reflect.DeepEqual(p.Refs, want) {
+		t.Errorf("Refs = %+v\nwant %+v", p.Refs, want)
+	}
+	for _, id := range []string{"keys", "w-payment-1"} {
+		if !slices.Contains(p.IDs, id) {
+			t.Errorf("IDs %v lack %q", p.IDs, id)
+		}
+	}
 }

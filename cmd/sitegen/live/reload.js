@@ -5,7 +5,11 @@
 (() => {
   'use strict';
 
-  const events = new EventSource('/_live/events');
+  // The page the server answers with while there is no site yet says so;
+  // if the build finished before this stream opened, the server tells it
+  // to reload at once.
+  const waiting = document.documentElement.hasAttribute('data-sitegen-waiting');
+  const events = new EventSource('/_live/events' + (waiting ? '?waiting=1' : ''));
   let generation = null;
   let panel = null;
 
@@ -42,7 +46,9 @@
     const head = document.createElement('div');
     head.className = 'sitegen-live-head';
     const title = document.createElement('strong');
-    title.textContent = 'Build failed: the page shows the last good build';
+    title.textContent = waiting
+      ? 'Build failed: there is no site to show yet'
+      : 'Build failed: the page shows the last good build';
     const close = document.createElement('button');
     close.type = 'button';
     close.textContent = 'Close';
