@@ -348,6 +348,9 @@ func FuzzParse(f *testing.F) {
 		if stdErr != nil {
 			t.Fatalf("Parse accepted %q, which encoding/json refuses: %v", in, stdErr)
 		}
+		if duplicateKey(in) {
+			t.Fatalf("Parse accepted %q, whose object repeats a key", in)
+		}
 		if got := toAny(v); !reflect.DeepEqual(got, std) {
 			t.Fatalf("Parse(%q) = %#v, encoding/json %#v", in, got, std)
 		}

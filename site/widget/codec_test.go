@@ -103,7 +103,7 @@ func FuzzParseJSON(f *testing.F) {
 	for _, s := range []string{
 		testSchema.Defaults().JSON(), `{"keys":"per\/intent"}`, `{"a":"\u00e9\ud83d\ude00"}`, `{"n":01}`, `{"n":1.}`,
 		`{"n":1e400}`, `{"a":1,"a":2}`, `{"a":null}`, `{"a":[1]}`, `{"a":{}}`, `{"a":"\ud800"}`, "{\"a\":\"\xff\"}",
-		`{"a":"\a"}`, `{"a":"\x41"}`, `{"b":truex}`, `[]`, `{}`,
+		`{"a":"\a"}`, `{"a":"\x41"}`, `{"b":truex}`, `{"b":false,"t":true}`, `[]`, `{}`,
 	} {
 		f.Add(s)
 	}
