@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/retrylab/retrylab/engine/ijson"
 )
 
 func TestCanonical(t *testing.T) {
@@ -46,70 +48,12 @@ func TestCanonical(t *testing.T) {
 	}
 }
 
-func TestCanonicalErrors(t *testing.T) {
-	for _, tc := range []struct {
-		in     string
-		offset int
-		msg    string
-	}{
-		{``, 0, "end of input, expecting a value"},
-		{`   `, 3, "end of input, expecting a value"},
-		{`{"a":1,}`, 7, "expecting a string for an object key"},
-		{`{"a":1 "b":2}`, 7, "expecting ',' or '}'"},
-		{`{"a" 1}`, 5, "expecting ':'"},
-		{`{"a":1,"b":2,"a":3}`, 13, `duplicate key "a"`},
-		{`{"a":1,"\u0061":2}`, 7, `duplicate key "a"`},
-		{`{"b":1,"a":2,"b":3,"a":4}`, 13, `duplicate key "b"`}, // the earlier of two repeats
-		{`{"x":{"a":1,"a":2}}`, 12, `duplicate key "a"`},
-		{`{"a":1} x`, 8, "'x' after the JSON value"},
-		{`{"a":1}{}`, 7, "'{' after the JSON value"},
-		{`[1,2`, 4, "end of input, expecting ',' or ']'"},
-		{`[1,]`, 3, "expecting a value"},
-		{`[1 2]`, 3, "expecting ',' or ']'"},
-		{`"abc`, 4, "end of input in the string starting at offset 0"},
-		{`01`, 1, "'1' after the JSON value"},
-		{`-`, 1, "expecting a digit in a number"},
-		{`-a`, 1, "'a', expecting a digit in a number"},
-		{`1.`, 2, "digit after the decimal point"},
-		{`1.e5`, 2, "digit after the decimal point"},
-		{`1e`, 2, "digit in the exponent"},
-		{`1e+`, 3, "digit in the exponent"},
-		{`+1`, 0, "'+', expecting a value"},
-		{`tru`, 3, "end of input, expecting the literal true"},
-		{`trUe`, 2, "'U' in the literal true"},
-		{`nul`, 3, "literal null"},
-		{`"\x"`, 1, `invalid escape sequence \x`},
-		{`"\u12"`, 5, "expecting a hex digit"},
-		{`"\ud800"`, 1, "unpaired surrogate escape (high half)"},
-		{`"\ud800\u0041"`, 1, "unpaired surrogate escape (high half)"},
-		{`"\udc00"`, 1, "unpaired surrogate escape (low half)"},
-		{"\"\xff\"", 1, "invalid UTF-8"},
-		{"\"\xed\xa0\x80\"", 1, "invalid UTF-8"}, // a surrogate encoded in UTF-8
-		{"\"a\x01\"", 2, "unescaped control character byte 0x1"},
-		{"\"a\tb\"", 2, "unescaped control character byte 0x9"},
-		{strings.Repeat("[", maxDepth+1), maxDepth, "nesting deeper than 10000 levels"},
-	} {
-		_, err := Canonical([]byte(tc.in))
-		var se *SyntaxError
-		if !errors.As(err, &se) {
-			t.Errorf("Canonical(%.40q) = %v, want a *SyntaxError", tc.in, err)
-			continue
-		}
-		if se.Offset != tc.offset || !strings.Contains(se.Msg, tc.msg) {
-			t.Errorf("Canonical(%.40q): offset %d %q, want offset %d containing %q", tc.in, se.Offset, se.Msg, tc.offset, tc.msg)
-		}
-		if want := "idem: invalid JSON at offset "; !strings.HasPrefix(err.Error(), want) {
-			t.Errorf("error %q does not start with %q", err, want)
-		}
-	}
-}
-
-// Depth maxDepth itself is fine: only deeper nesting is refused.
+// Depth ijson.MaxDepth itself is fine: only deeper nesting is refused.
 func TestCanonicalDepthLimitIsInclusive(t *testing.T) {
-	in := strings.Repeat("[", maxDepth) + strings.Repeat("]", maxDepth)
+	in := strings.Repeat("[", ijson.MaxDepth) + strings.Repeat("]", ijson.MaxDepth)
 	out, err := Canonical([]byte(in))
 	if err != nil || string(out) != in {
-		t.Fatalf("nesting %d: err %v", maxDepth, err)
+		t.Fatalf("nesting %d: err %v", ijson.MaxDepth, err)
 	}
 }
 

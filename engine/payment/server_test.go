@@ -106,21 +106,6 @@ func TestServerRefusesBadBodies(t *testing.T) {
 	}
 }
 
-func TestMember(t *testing.T) {
-	canon := []byte(`{"a":{"amount":1,"x":"}\","},"amount":2500,"b":[1,{"c":2}],"id":"ch_9"}`)
-	for name, want := range map[string]string{"amount": "2500", "a": `{"amount":1,"x":"}\","}`, "b": `[1,{"c":2}]`, "id": `"ch_9"`} {
-		if got, ok := member(canon, name); !ok || string(got) != want {
-			t.Errorf("member(%s) = %s %v, want %s", name, got, ok, want)
-		}
-	}
-	if _, ok := member(canon, "c"); ok {
-		t.Error("found a nested member at the top level")
-	}
-	if _, ok := member([]byte(`{}`), "a"); ok {
-		t.Error("found a member in {}")
-	}
-}
-
 // The simulation's server reads a payment with the sandbox API's own step
 // (ledger.ParsePayment) and its one limit, which is also the most the
 // simulated client may pay: the largest amount the widget offers is

@@ -1,54 +1,91 @@
 package widget
 
 import (
+	"errors"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/retrylab/retrylab/engine/ijson"
+	"github.com/retrylab/retrylab/engine/param"
 )
 
 // JSON encodes the values as the flat JSON object the page carries in
 // data-params: numbers and booleans as JSON numbers and booleans, lists as
 // arrays of strings, keys in schema order.
 func (v Values) JSON() string {
-	var b strings.Builder
-	b.WriteByte('{')
+	b := []byte{'{'}
 	for i, p := range v.schema {
 		if i > 0 {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
-		b.WriteString(strconv.Quote(p.Name))
-		b.WriteByte(':')
+		b = ijson.AppendString(b, p.Name)
+		b = append(b, ':')
 		val := v.v[p.Name]
 		switch p.Kind {
 		case Bool:
-			b.WriteString(strconv.FormatBool(val.b))
+			b = strconv.AppendBool(b, val.b)
 		case Int, Float:
-			b.WriteString(formatNumber(val.f))
+			b = append(b, formatNumber(val.f)...)
 		case Enum:
-			b.WriteString(strconv.Quote(val.s))
+			b = ijson.AppendString(b, val.s)
 		case EnumList:
-			b.WriteByte('[')
+			b = append(b, '[')
 			for j, s := range val.l {
 				if j > 0 {
-					b.WriteByte(',')
+					b = append(b, ',')
 				}
-				b.WriteString(strconv.Quote(s))
+				b = ijson.AppendString(b, s)
 			}
-			b.WriteByte(']')
+			b = append(b, ']')
 		}
 	}
-	b.WriteByte('}')
-	return b.String()
+	return string(append(b, '}'))
 }
 
 // ParseJSON reads what JSON wrote (or any flat object of the same shape)
 // and checks it against the schema.
 func (s Schema) ParseJSON(text string) (Values, error) {
-	raw, err := decodeFlat(text)
+	raw, err := flat(text)
 	if err != nil {
 		return Values{}, &Error{Param: "data-params", Value: text, Msg: "is not a flat JSON object: " + err.Error()}
 	}
 	return s.Parse(raw)
+}
+
+// flat reads a JSON object whose values are strings, numbers, booleans or
+// arrays of strings, each in the textual form Parse accepts: a number as
+// written, a boolean as on or off, an array as its strings joined by
+// commas.
+func flat(text string) (map[string]string, error) {
+	v, err := ijson.Parse(text)
+	if err != nil {
+		return nil, err
+	}
+	if v.Kind() != ijson.Object {
+		return nil, errors.New("it is " + v.Kind().String())
+	}
+	out := map[string]string{}
+	for key, val := range v.Members() {
+		switch val.Kind() {
+		case ijson.String, ijson.Number:
+			out[key] = val.Text()
+		case ijson.Bool:
+			out[key] = param.OnOff(val.Text() == "true")
+		case ijson.Array:
+			items := make([]string, len(val.Elems()))
+			for i, e := range val.Elems() {
+				if e.Kind() != ijson.String {
+					return nil, errors.New(quote(key) + " holds " + e.Kind().String() + ": want strings only")
+				}
+				items[i] = e.Text()
+			}
+			out[key] = strings.Join(items, ",")
+		default:
+			return nil, errors.New(quote(key) + " is " + val.Kind().String() + ": want a string, number, boolean or array of strings")
+		}
+	}
+	return out, nil
 }
 
 // Query encodes the values that differ from their defaults as a URL query
@@ -92,159 +129,6 @@ func (s Schema) ParseQuery(query string) (Values, error) {
 		raw[k] = q[k][0]
 	}
 	return s.Parse(raw)
-}
-
-// decodeFlat is a small JSON reader for one object whose values are strings,
-// numbers, booleans or arrays of strings. It returns each value in the
-// textual form Parse accepts. It exists so that the WebAssembly module does
-// not pay for encoding/json and reflection.
-func decodeFlat(text string) (map[string]string, error) {
-	d := decoder{s: text}
-	out := map[string]string{}
-	d.space()
-	if !d.eat('{') {
-		return nil, d.fail("expected {")
-	}
-	d.space()
-	if d.eat('}') {
-		return out, d.end()
-	}
-	for {
-		d.space()
-		key, err := d.str()
-		if err != nil {
-			return nil, err
-		}
-		d.space()
-		if !d.eat(':') {
-			return nil, d.fail("expected :")
-		}
-		d.space()
-		val, err := d.value()
-		if err != nil {
-			return nil, err
-		}
-		if _, dup := out[key]; dup {
-			return nil, d.fail("duplicate key " + strconv.Quote(key))
-		}
-		out[key] = val
-		d.space()
-		if d.eat(',') {
-			continue
-		}
-		if d.eat('}') {
-			return out, d.end()
-		}
-		return nil, d.fail("expected , or }")
-	}
-}
-
-type decoder struct {
-	s string
-	i int
-}
-
-func (d *decoder) fail(msg string) error {
-	return &decodeError{msg: msg + " at offset " + strconv.Itoa(d.i)}
-}
-
-type decodeError struct{ msg string }
-
-func (e *decodeError) Error() string { return e.msg }
-
-func (d *decoder) space() {
-	for d.i < len(d.s) && strings.IndexByte(" \t\r\n", d.s[d.i]) >= 0 {
-		d.i++
-	}
-}
-
-func (d *decoder) eat(c byte) bool {
-	if d.i < len(d.s) && d.s[d.i] == c {
-		d.i++
-		return true
-	}
-	return false
-}
-
-func (d *decoder) end() error {
-	d.space()
-	if d.i != len(d.s) {
-		return d.fail("unexpected text after the object")
-	}
-	return nil
-}
-
-func (d *decoder) str() (string, error) {
-	if d.i >= len(d.s) || d.s[d.i] != '"' {
-		return "", d.fail("expected a string")
-	}
-	start := d.i
-	d.i++
-	for d.i < len(d.s) {
-		switch d.s[d.i] {
-		case '\\':
-			d.i += 2
-			continue
-		case '"':
-			d.i++
-			s, err := strconv.Unquote(d.s[start:d.i])
-			if err != nil {
-				return "", d.fail("bad string")
-			}
-			return s, nil
-		}
-		d.i++
-	}
-	return "", d.fail("unterminated string")
-}
-
-func (d *decoder) value() (string, error) {
-	if d.i >= len(d.s) {
-		return "", d.fail("expected a value")
-	}
-	switch c := d.s[d.i]; {
-	case c == '"':
-		return d.str()
-	case c == '[':
-		d.i++
-		var items []string
-		d.space()
-		if d.eat(']') {
-			return "", nil
-		}
-		for {
-			d.space()
-			s, err := d.str()
-			if err != nil {
-				return "", err
-			}
-			items = append(items, s)
-			d.space()
-			if d.eat(',') {
-				continue
-			}
-			if d.eat(']') {
-				return strings.Join(items, ","), nil
-			}
-			return "", d.fail("expected , or ]")
-		}
-	case strings.HasPrefix(d.s[d.i:], "true"):
-		d.i += 4
-		return "on", nil
-	case strings.HasPrefix(d.s[d.i:], "false"):
-		d.i += 5
-		return "off", nil
-	case c == '-' || (c >= '0' && c <= '9'):
-		start := d.i
-		for d.i < len(d.s) && strings.IndexByte("+-.eE0123456789", d.s[d.i]) >= 0 {
-			d.i++
-		}
-		if _, err := strconv.ParseFloat(d.s[start:d.i], 64); err != nil {
-			return "", d.fail("bad number")
-		}
-		return d.s[start:d.i], nil
-	}
-	return "", d.fail("unexpected character")
 }
 
 // queryEscape and queryUnescape do what net/url's QueryEscape and

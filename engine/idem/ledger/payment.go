@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/retrylab/retrylab/engine/idem"
+	"github.com/retrylab/retrylab/engine/ijson"
 )
 
 // Limits of a payment request.
@@ -37,8 +38,8 @@ type PaymentRequest struct {
 // take before any work, with no transport of its own: one JSON object
 // with exactly the members "amount", a whole number from 1 to MaxAmount
 // written without fraction or exponent, and "currency", an ISO 4217 code
-// in either case. The JSON must also pass idem.Canonical (no duplicate
-// members, valid UTF-8), and nest no deeper than MaxDepth, which is
+// in either case. The JSON must also be I-JSON as ijson.Parse reads it (no
+// duplicate members, valid UTF-8), and nest no deeper than MaxDepth, which is
 // checked first. Each error says what is wrong and where, echoing at most
 // a short prefix of what was sent.
 func ParsePayment(body []byte) (PaymentRequest, error) {
@@ -46,26 +47,26 @@ func ParsePayment(body []byte) (PaymentRequest, error) {
 		return PaymentRequest{}, errors.New("the body nests arrays or objects deeper than " + strconv.Itoa(MaxDepth) +
 			" levels (at byte " + strconv.Itoa(at) + `); a payment is one flat object like {"amount":2500,"currency":"usd"}`)
 	}
-	canon, err := idem.Canonical(body)
+	v, err := ijson.Parse(string(body))
 	if err != nil {
-		var se *idem.SyntaxError
+		var se *ijson.SyntaxError
 		if errors.As(err, &se) {
 			return PaymentRequest{}, errors.New("the body is not valid JSON: at byte " + strconv.Itoa(se.Offset) + ": " + se.Msg)
 		}
 		return PaymentRequest{}, err
 	}
-	if canon[0] != '{' {
+	if v.Kind() != ijson.Object {
 		return PaymentRequest{}, errors.New(`the body must be a JSON object like {"amount":2500,"currency":"usd"}`)
 	}
 	var amount, currency []byte
-	for name, value := range members(canon) {
+	for name, value := range v.Members() {
 		switch name {
-		case `"amount"`:
-			amount = value
-		case `"currency"`:
-			currency = value
+		case "amount":
+			amount = value.Append(nil)
+		case "currency":
+			currency = value.Append(nil)
 		default:
-			return PaymentRequest{}, errors.New("unknown member " + name + ` (a payment has "amount" and "currency")`)
+			return PaymentRequest{}, errors.New("unknown member " + string(ijson.AppendString(nil, name)) + ` (a payment has "amount" and "currency")`)
 		}
 	}
 	var req PaymentRequest
@@ -82,8 +83,8 @@ func ParsePayment(body []byte) (PaymentRequest, error) {
 	if currency[0] != '"' {
 		return PaymentRequest{}, errors.New(`"currency" is ` + idem.Excerpt(string(currency)) + `: want an ISO 4217 code, like "usd"`)
 	}
-	// A canonical string holds every letter as itself: a code is exactly
-	// three bytes between the quotes.
+	// A value written back holds every letter as itself: a code is
+	// exactly three bytes between the quotes.
 	if req.Currency, ok = Currency(string(currency[1 : len(currency)-1])); !ok {
 		return PaymentRequest{}, errors.New(`"currency" is ` + idem.Excerpt(string(currency)) + `: not an ISO 4217 currency code (like "usd", "eur" or "jpy")`)
 	}
@@ -95,50 +96,6 @@ func ParsePayment(body []byte) (PaymentRequest, error) {
 // "usd", members in either order) are one request.
 func (r PaymentRequest) Canonical() []byte {
 	return []byte(`{"amount":` + strconv.FormatInt(r.Amount, 10) + `,"currency":"` + r.Currency + `"}`)
-}
-
-// members yields the top-level members of canon, the canonical form of a
-// JSON object (idem.Canonical): each name as written there, quotes
-// included, and the bytes of its value. In that form there is no
-// whitespace and a quote inside a string is always escaped, so a member
-// ends at the first comma outside strings and brackets.
-func members(canon []byte) func(yield func(name string, value []byte) bool) {
-	return func(yield func(string, []byte) bool) {
-		for i := 1; i < len(canon) && canon[i] == '"'; {
-			colon := skipString(canon, i)
-			end, depth := colon+1, 0
-			for ; end < len(canon); end++ {
-				c := canon[end]
-				if c == '"' {
-					end = skipString(canon, end) - 1
-				} else if c == '{' || c == '[' {
-					depth++
-				} else if (c == '}' || c == ']') && depth > 0 {
-					depth--
-				} else if (c == ',' || c == '}') && depth == 0 {
-					break
-				}
-			}
-			if !yield(string(canon[i:colon]), canon[colon+1:end]) {
-				return
-			}
-			i = end + 1
-		}
-	}
-}
-
-// skipString returns the index just past the string that opens at
-// canon[i].
-func skipString(canon []byte, i int) int {
-	for i++; i < len(canon); i++ {
-		switch canon[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
-		}
-	}
-	return i
 }
 
 // tooDeep returns the offset of the first bracket that opens level max+1
