@@ -10,6 +10,7 @@ import (
 	"github.com/retrylab/retrylab/engine/budget"
 	"github.com/retrylab/retrylab/engine/cas"
 	"github.com/retrylab/retrylab/engine/guard"
+	"github.com/retrylab/retrylab/engine/lease"
 	"github.com/retrylab/retrylab/engine/ordering"
 	"github.com/retrylab/retrylab/engine/outbox"
 	"github.com/retrylab/retrylab/engine/param"
@@ -251,6 +252,26 @@ var models = []model{
 				{"shipments", strconv.Itoa(res.Shipments)},
 				{"version", strconv.Itoa(res.Version)},
 				{"rows changed per call", strings.Join(rows, ", ")},
+			}}, nil
+		},
+	},
+
+	{
+		id: "lease", title: "A crashed request, a lease, a retry, and recovery points: count the charges.",
+		schema: lease.Schema,
+		exec: func(v param.Values) (report, error) {
+			res, err := lease.Run(lease.FromValues(v))
+			if err != nil {
+				return report{}, err
+			}
+			return report{summary: res.Summary, rows: [][2]string{
+				{"charges", strconv.Itoa(res.Charges)},
+				{"payments created", strconv.Itoa(res.Payments)},
+				{"the first retry got", res.Retry},
+				{"receipt", orNone(res.Receipt)},
+				{"resumed from", orNone(res.ResumedFrom)},
+				{"sends", strconv.Itoa(res.Sends)},
+				{"done at", strconv.FormatFloat(res.DoneAtS, 'f', -1, 64) + " s"},
 			}}, nil
 		},
 	},

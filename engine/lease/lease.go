@@ -1,0 +1,318 @@
+// Package lease is the crash of the leases-and-recovery chapter, run on
+// the real protocol: engine/idem's Keeper and MemoryStore, with the
+// virtual clock of engine/sim as the keeper's clock. A client pays once
+// with an Idempotency-Key; the server's first request crashes where the
+// reader chooses (before the charge, after it, or after saving the
+// answer); the client retries when the reader chooses, before or after
+// the claim's lease ends, and honours a 409's Retry-After. The server's
+// work records recovery points, or not, so a takeover resumes or starts
+// over.
+//
+// The model claims, takes over, fences and saves through the same code
+// as the sandbox API (idem.Keeper.Do, MemoryStore.Claim, Checkpoint,
+// Fenced, Complete): what the widget shows is what the protocol does, not
+// a description of it. Only the work is the model's own, a smaller copy
+// of the API's payment work (engine/idem/idemhttp): choose the payment,
+// charge it, answer 201.
+package lease
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/retrylab/retrylab/engine/idem"
+	"github.com/retrylab/retrylab/engine/sim"
+)
+
+// Crash is where the first request's process dies, once.
+type Crash string
+
+const (
+	NoCrash      Crash = "none"
+	BeforeCharge Crash = "before-charge" // the payment is chosen, the processor never charged
+	AfterCharge  Crash = "after-charge"  // charged and (with recovery points) recorded, the answer not saved
+	AfterSaving  Crash = "after-saving"  // the answer saved, never sent
+)
+
+// Crashes lists the crash points in the order the work meets them.
+var Crashes = []Crash{NoCrash, BeforeCharge, AfterCharge, AfterSaving}
+
+// Params are the knobs of the model.
+type Params struct {
+	Crash    Crash         // where the first request dies
+	Lease    time.Duration // the keeper's lease: how long a claim holds before a retry may take it over
+	Retry    time.Duration // when the client retries after getting no answer, from its first send
+	Recovery bool          // the work records recovery points, and a takeover resumes from them
+}
+
+// Call is how long the processor's charge call takes. The first request
+// dies at its end (before or after the charge) or just after saving,
+// so its work is over at Call, and a retry (at least MinRetry) never
+// meets it running.
+const Call = time.Second
+
+// Amount is the payment's amount, in cents.
+const Amount = 2500
+
+// The one payment intent: its account, key and body.
+const (
+	Account = "acct_1"
+	Key     = "k_1"
+	Body    = `{"amount":2500,"currency":"usd"}`
+)
+
+// Summary is what a run comes to.
+type Summary struct {
+	Charges int `json:"charges"` // charges the processor took
+	// Payments is the payment rows created: a takeover that starts over
+	// creates a second one, and the first stays pending for ever.
+	Payments int `json:"payments"`
+	// Retry is the answer to the client's first retry: "409", "201" (a
+	// takeover ran the work), "replay" (the saved answer), or "none" when
+	// the first request answered and the client never retried.
+	Retry string `json:"retry"`
+	// Receipt is the charge the client's final 201 names.
+	Receipt string `json:"receipt"`
+	Sends   int    `json:"sends"` // requests the client sent, the first included
+	// ResumedFrom is the recovery point the takeover resumed from; "" if
+	// none (no takeover, or one that started over).
+	ResumedFrom string  `json:"resumed_from"`
+	DoneAtS     float64 `json:"done_at_s"` // when the client had its 201, in seconds
+}
+
+// Result is a run's summary and its trace, in lanes "client", "server",
+// "store" and "card".
+type Result struct {
+	Summary
+	Trace sim.Trace `json:"-"`
+}
+
+// epoch is the wall-clock time virtual time 0 stands for in the key store.
+var epoch = time.Unix(0, 0).UTC()
+
+// Run plays the payment: the first send at 0, the crash, the retries.
+func Run(p Params) (Result, error) {
+	res, _, err := play(p)
+	return res, err
+}
+
+// play is Run, with the key store as the run left it.
+func play(p Params) (Result, *idem.MemoryStore, error) {
+	if err := p.Validate(); err != nil {
+		return Result{}, nil, err
+	}
+	s := sim.New(0)
+	srv := &server{p: p, sim: s, store: idem.NewMemoryStore()}
+	srv.keeper = idem.Keeper{
+		Store: srv.store,
+		Clock: idem.ClockFunc(func() time.Time { return epoch.Add(s.Now()) }),
+		Lease: p.Lease,
+	}
+	var res Result
+	at := time.Duration(0)
+	for send := 1; ; send++ {
+		s.RunUntil(at)
+		res.Sends++
+		s.Record(sim.Event{Kind: Send, Lane: "client", To: "server", Ref: Key, N: send, Say: sayer})
+		a, answered := srv.handle(send)
+		if send == 2 {
+			res.Retry = a.word()
+		}
+		if !answered {
+			s.RunUntil(p.Retry)
+			s.Record(sim.Event{Kind: Silence, Lane: "client", N: send, Say: sayer})
+			at = p.Retry
+			continue
+		}
+		s.Record(sim.Event{Kind: Answer, Lane: "server", To: "client", Ref: a.charge, N: a.status,
+			M: a.retryAfter, OK: a.replayed, Say: sayer})
+		if a.status == statusConflict {
+			at = s.Now() + time.Duration(a.retryAfter)*time.Second
+			continue
+		}
+		res.Receipt = a.charge
+		res.DoneAtS = s.Now().Seconds()
+		break
+	}
+	if res.Retry == "" {
+		res.Retry = "none"
+	}
+	res.Charges, res.Payments, res.ResumedFrom = len(srv.charges), srv.payments, srv.resumed
+	res.Trace = s.Trace
+	return res, srv.store, nil
+}
+
+// HTTP statuses of the answers (net/http is not imported into engine code).
+const (
+	statusCreated  = 201
+	statusConflict = 409
+)
+
+// answer is what the client hears.
+type answer struct {
+	status     int
+	charge     string // the charge a 201 names
+	replayed   bool
+	retryAfter int // seconds, with a 409
+}
+
+// word is the answer as Summary.Retry writes it.
+func (a answer) word() string {
+	switch {
+	case a.status == 0:
+		return "none"
+	case a.replayed:
+		return "replay"
+	}
+	return strconv.Itoa(a.status)
+}
+
+// server is the payment server: the keeper in front of the work.
+type server struct {
+	p        Params
+	sim      *sim.Sim
+	store    *idem.MemoryStore
+	keeper   idem.Keeper
+	charges  []string // the processor's charges, in order
+	payments int      // payment rows created
+	resumed  string   // the recovery point a takeover resumed from
+}
+
+// died is the panic that stands for the process dying in the middle of
+// the work: nothing after it runs, Keeper.Do neither saves nor releases
+// the claim, and the record stays in flight as a real crash leaves it.
+type died struct{}
+
+// handle serves send number n. It reports false when the process died
+// and the client hears nothing.
+func (srv *server) handle(n int) (a answer, answered bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(died); !ok {
+				panic(r)
+			}
+			answered = false
+		}
+	}()
+	resp, err := srv.keeper.Do(context.Background(), Account, Key, []byte(Body),
+		func(ctx context.Context, c *idem.Claim) (int, []byte, error) { return srv.work(ctx, c, n) })
+	if err != nil {
+		// The model's store is in memory and its body valid: the protocol
+		// refuses nothing here. An error is a bug in the model.
+		panic("lease: " + err.Error())
+	}
+	switch resp.Outcome {
+	case idem.InProgress:
+		srv.sim.Record(sim.Event{Kind: InFlight, Lane: "store", To: "server", Ref: Key,
+			N: srv.leaseEnd(), M: resp.RetryAfter, Say: sayer})
+		return answer{status: resp.Status, retryAfter: resp.RetryAfter}, true
+	case idem.Replayed:
+		srv.sim.Record(sim.Event{Kind: Found, Lane: "store", To: "server", Ref: Key, N: resp.Status, Say: sayer})
+		return answer{status: resp.Status, charge: chargeOf(resp.Body), replayed: true}, true
+	}
+	// Executed: the work ran and Do saved its answer.
+	srv.sim.Record(sim.Event{Kind: Save, Lane: "server", To: "store", Ref: chargeOf(resp.Body), N: resp.Status, Say: sayer})
+	if n == 1 && srv.p.Crash == AfterSaving {
+		srv.sim.Record(sim.Event{Kind: Crashed, Lane: "server", Detail: string(AfterSaving), Say: sayer})
+		return answer{}, false
+	}
+	return answer{status: resp.Status, charge: chargeOf(resp.Body)}, true
+}
+
+// leaseEnd is the end of the key's current lease, in whole seconds of
+// virtual time.
+func (srv *server) leaseEnd() int {
+	rec, _, _ := srv.store.Get(context.Background(), Account, Key)
+	return int(rec.LockedUntil.Sub(epoch) / time.Second)
+}
+
+// work is the payment under a claimed key, in two steps with a recovery
+// point after each, as the API's: "payment PAY" once the payment is
+// chosen, "charged PAY CH" once the card is charged. A takeover finds the
+// last one in c.RecoveryPoint and goes on after it; without recovery
+// points it starts over, with a new payment and a new charge.
+func (srv *server) work(ctx context.Context, c *idem.Claim, n int) (int, []byte, error) {
+	s := srv.sim
+	done := progress{}
+	if srv.p.Recovery {
+		done = parseProgress(c.RecoveryPoint())
+	}
+	if n == 1 {
+		s.Record(sim.Event{Kind: Claim, Lane: "server", To: "store", Ref: Key, N: srv.leaseEnd(), Say: sayer})
+	} else {
+		// A claim after the first is a takeover: Do runs the work again
+		// only for a lapsed lease (the key's TTL, a day, is far beyond
+		// any retry here).
+		s.Record(sim.Event{Kind: Takeover, Lane: "server", To: "store", Ref: Key, N: srv.leaseEnd(),
+			Detail: c.RecoveryPoint(), OK: srv.p.Recovery, Say: sayer})
+		srv.resumed = done.String()
+	}
+	if done.payment == "" {
+		srv.payments++
+		done.payment = "pay_" + strconv.Itoa(srv.payments)
+		s.Record(sim.Event{Kind: Payment, Lane: "server", Ref: done.payment, Say: sayer})
+		srv.checkpoint(ctx, c, done)
+	}
+	if done.charge == "" {
+		s.RunUntil(s.Now() + Call) // the processor's call
+		if n == 1 && srv.p.Crash == BeforeCharge {
+			srv.die(BeforeCharge)
+		}
+		done.charge = srv.charge(ctx, c, done.payment)
+		srv.checkpoint(ctx, c, done)
+		if n == 1 && srv.p.Crash == AfterCharge {
+			srv.die(AfterCharge)
+		}
+	} else {
+		s.Record(sim.Event{Kind: Skip, Lane: "server", Ref: done.charge, Detail: done.payment, Say: sayer})
+	}
+	body := `{"id":"` + done.payment + `","charge":"` + done.charge + `","status":"succeeded"}`
+	return statusCreated, []byte(body), nil
+}
+
+// charge takes the money, fenced by the claim as the API's ledger is: in
+// the same atomic step as the check that the claim still holds the key.
+func (srv *server) charge(ctx context.Context, c *idem.Claim, pay string) string {
+	id := "ch_" + strconv.Itoa(len(srv.charges)+1)
+	err := srv.store.Fenced(ctx, idem.Record{Account: c.Account(), Key: c.Key(), Fence: c.Fence()}, func() error {
+		srv.charges = append(srv.charges, id)
+		return nil
+	})
+	if err != nil {
+		// Only a claimant that lost its key is refused, and no claimant
+		// here outlives its lease.
+		panic("lease: a charge refused: " + err.Error())
+	}
+	srv.sim.Record(sim.Event{Kind: Charge, Lane: "server", To: "card", Ref: id, Detail: pay, Amount: Amount, Say: sayer})
+	return id
+}
+
+// checkpoint records done as the claim's recovery point, when the work
+// keeps them.
+func (srv *server) checkpoint(ctx context.Context, c *idem.Claim, done progress) {
+	if !srv.p.Recovery {
+		return
+	}
+	if err := c.Checkpoint(ctx, done.String()); err != nil {
+		panic("lease: a checkpoint refused: " + err.Error())
+	}
+	srv.sim.Record(sim.Event{Kind: Checkpoint, Lane: "server", To: "store", Ref: Key, Detail: done.String(), Say: sayer})
+}
+
+// die records the crash and ends the process: see died.
+func (srv *server) die(at Crash) {
+	srv.sim.Record(sim.Event{Kind: Crashed, Lane: "server", Detail: string(at), Say: sayer})
+	panic(died{})
+}
+
+// chargeOf reads the "charge" of a saved 201's body.
+func chargeOf(body []byte) string {
+	_, rest, ok := strings.Cut(string(body), `"charge":"`)
+	if !ok {
+		return ""
+	}
+	id, _, _ := strings.Cut(rest, `"`)
+	return id
+}
