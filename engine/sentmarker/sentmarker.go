@@ -61,18 +61,19 @@ func Run(p Params) (Result, error) {
 		return Result{}, err
 	}
 	s := sim.New(0)
-	say := func(kind sim.Kind, lane, to, text string) {
+	step := func(e sim.Event) {
 		s.RunUntil(s.Now() + Tick)
-		s.Record(sim.Event{Kind: kind, Lane: lane, To: to, Text: text, Ref: "job_1"})
+		e.Ref, e.Say = "job_1", sayer
+		s.Record(e)
 	}
 	var res Result
 	marked := false
 	for run := 1; ; run++ {
 		res.Runs++
-		say("deliver", "queue", "job", "The queue delivers job_1 (run "+strconv.Itoa(run)+").")
+		step(sim.Event{Kind: Deliver, Lane: "queue", To: "job", N: run})
 		crash := func(at Crash) bool {
 			if run == 1 && p.Crash == at {
-				say("crash", "job", "", "The job crashes before it acknowledges.")
+				step(sim.Event{Kind: Crashed, Lane: "job", N: run, Detail: string(at)})
 				s.RunUntil(s.Now() + Redelivery)
 				return true
 			}
@@ -80,38 +81,62 @@ func Run(p Params) (Result, error) {
 		}
 		if p.Marker && marked {
 			res.Skipped++
-			say("skip", "job", "db", "The sent marker for job_1 is there: skip the send.")
+			step(sim.Event{Kind: Skip, Lane: "job", To: "db", N: run})
 		} else {
 			if p.Marker {
-				say("check", "job", "db", "No sent marker for job_1.")
+				step(sim.Event{Kind: Check, Lane: "job", To: "db", N: run})
 			}
 			res.Sent++
-			say("send", "job", "provider", "The provider sends the message (message "+strconv.Itoa(res.Sent)+").")
+			step(sim.Event{Kind: Send, Lane: "job", To: "provider", N: run, M: res.Sent})
 			if crash(BeforeMarker) {
 				continue
 			}
 			if p.Marker {
 				marked = true
-				say("mark", "job", "db", "Write the sent marker for job_1.")
+				step(sim.Event{Kind: Mark, Lane: "job", To: "db", N: run})
 			}
 		}
 		if crash(BeforeAck) {
 			continue
 		}
-		say("ack", "job", "queue", "Acknowledge job_1: the queue forgets it.")
+		step(sim.Event{Kind: Ack, Lane: "job", To: "queue", N: run})
 		break
 	}
 	res.Trace = s.Trace
 	return res, nil
 }
 
-// Kinds of the trace's events; Ref is the job.
+// Kinds of the trace's events. Ref is the job and N the run, 1 first.
 const (
 	Deliver sim.Kind = "deliver" // the queue delivers the job
-	Crashed sim.Kind = "crash"   // the job crashes
+	Crashed sim.Kind = "crash"   // the job crashes: Detail the Crash point
 	Skip    sim.Kind = "skip"    // the marker says sent: the job skips
 	Check   sim.Kind = "check"   // the job checks the marker and finds none
-	Send    sim.Kind = "send"    // the provider sends the message
+	Send    sim.Kind = "send"    // the provider sends the message: M the messages sent so far
 	Mark    sim.Kind = "mark"    // the job writes the marker
 	Ack     sim.Kind = "ack"     // the job acknowledges the delivery
 )
+
+// sayer writes an event's sentence from its fields, when it is shown.
+var sayer = &sim.Sayer{Say: func(e sim.Event) string {
+	switch e.Kind {
+	case Deliver:
+		return "The queue delivers " + e.Ref + " (run " + strconv.Itoa(e.N) + ")."
+	case Crashed:
+		if Crash(e.Detail) == BeforeMarker {
+			return "The job crashes after the send, before it writes the marker."
+		}
+		return "The job crashes after the marker, before it acknowledges."
+	case Skip:
+		return "The sent marker for " + e.Ref + " is there: skip the send."
+	case Check:
+		return "No sent marker for " + e.Ref + "."
+	case Send:
+		return "The provider sends the message (message " + strconv.Itoa(e.M) + ")."
+	case Mark:
+		return "Write and commit the sent marker for " + e.Ref + "."
+	case Ack:
+		return "Acknowledge " + e.Ref + ": the queue forgets it."
+	}
+	return string(e.Kind)
+}}

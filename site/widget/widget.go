@@ -43,6 +43,9 @@ var all = []*Widget{
 	&Outbox,
 	&Saga,
 	&Ordering,
+	&Lease,
+	&CAS,
+	&SentMarker,
 }
 
 // Lookup returns the widget called name.
