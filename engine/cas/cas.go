@@ -87,7 +87,10 @@ var sayer = &sim.Sayer{Say: func(e sim.Event) string {
 	read := strconv.Itoa(Read)
 	switch e.Kind {
 	case Call:
-		return "ship(" + e.Ref + ", version " + read + "): " + Statement(e.OK) + "."
+		if e.OK {
+			return "ship(" + e.Ref + ", version " + read + ") runs the UPDATE, WHERE version = " + read + "."
+		}
+		return "ship(" + e.Ref + ", version " + read + ") runs the UPDATE, with no version in its WHERE."
 	case Unchanged:
 		return "0 rows: the order is at version " + strconv.Itoa(e.M) + ", not " + read + ". Nothing changes."
 	case Ship:

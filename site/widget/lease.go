@@ -48,7 +48,7 @@ type leaseState struct {
 	charges   []string
 	payments  []string
 	paid      map[string]bool // payments whose answer was saved
-	down      bool            // the server crashed and nothing answered since
+	down      bool            // the server crashed and no request came since
 	receipt   string
 	now       time.Duration
 	resumedAt string // the recovery point a takeover found
@@ -69,12 +69,12 @@ func (r *leaseRun) state(step int) leaseState {
 		switch e.Kind {
 		case lease.Send:
 			st.sends = append(st.sends, leaseSend{at: e.At})
+			st.down = false // a retry finds a server up: another process, or the same restarted
 		case lease.Silence:
 			st.sends[last].answer, st.sends[last].cls = "no answer", "bad-text"
 		case lease.Claim, lease.Takeover:
 			st.state, st.leaseEnd = "in flight", e.N
 			st.claims++
-			st.down = false
 			if e.Kind == lease.Takeover {
 				st.resumedAt = e.Detail
 			}
