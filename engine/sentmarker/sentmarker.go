@@ -60,59 +60,71 @@ func Run(p Params) (Result, error) {
 	if err := p.Validate(); err != nil {
 		return Result{}, err
 	}
-	s := sim.New(0)
-	step := func(e sim.Event) {
-		s.RunUntil(s.Now() + Tick)
-		e.Ref, e.Say = "job_1", sayer
-		s.Record(e)
-	}
-	var res Result
-	marked := false
-	for run := 1; ; run++ {
-		res.Runs++
-		step(sim.Event{Kind: Deliver, Lane: "queue", To: "job", N: run})
-		crash := func(at Crash) bool {
-			if run == 1 && p.Crash == at {
-				step(sim.Event{Kind: Crashed, Lane: "job", N: run, Detail: string(at)})
-				s.RunUntil(s.Now() + Redelivery)
-				return true
-			}
-			return false
-		}
-		if p.Marker && marked {
-			res.Skipped++
-			step(sim.Event{Kind: Skip, Lane: "job", To: "db", N: run})
+	j := &job{p: p, s: sim.New(0)}
+	for j.run = 1; ; j.run++ {
+		j.res.Runs++
+		j.step(Deliver, "queue", "job")
+		if p.Marker && j.marked { // 1. the marker is there: skip the send
+			j.res.Skipped++
+			j.step(Skip, "job", "db")
 		} else {
 			if p.Marker {
-				step(sim.Event{Kind: Check, Lane: "job", To: "db", N: run})
+				j.step(Check, "job", "db")
 			}
-			res.Sent++
-			step(sim.Event{Kind: Send, Lane: "job", To: "provider", N: run, M: res.Sent})
-			if crash(BeforeMarker) {
+			j.res.Sent++ // 2. send
+			j.step(Send, "job", "provider")
+			if j.crashes(BeforeMarker) {
 				continue
 			}
-			if p.Marker {
-				marked = true
-				step(sim.Event{Kind: Mark, Lane: "job", To: "db", N: run})
+			if p.Marker { // 3. write the marker and commit it
+				j.marked = true
+				j.step(Mark, "job", "db")
 			}
 		}
-		if crash(BeforeAck) {
+		if j.crashes(BeforeAck) {
 			continue
 		}
-		step(sim.Event{Kind: Ack, Lane: "job", To: "queue", N: run})
-		break
+		j.step(Ack, "job", "queue") // 4. acknowledge
+		j.res.Trace = j.s.Trace
+		return j.res, nil
 	}
-	res.Trace = s.Trace
-	return res, nil
 }
 
-// Kinds of the trace's events. Ref is the job and N the run, 1 first.
+// job is a run of the model in progress.
+type job struct {
+	p      Params
+	s      *sim.Sim
+	run    int  // the delivery being run, 1 first
+	marked bool // the sent marker is written
+	res    Result
+}
+
+// step records what the job does next, a Tick after the last step.
+func (j *job) step(kind sim.Kind, lane, to string) {
+	j.s.RunUntil(j.s.Now() + Tick)
+	j.s.Record(sim.Event{Kind: kind, Lane: lane, To: to, Ref: "job_1", N: j.run, M: j.res.Sent, Say: sayer})
+}
+
+// crashes reports whether the first run crashes at at, and if so records
+// the crash and waits for the queue's redelivery.
+func (j *job) crashes(at Crash) bool {
+	if j.run != 1 || j.p.Crash != at {
+		return false
+	}
+	j.s.RunUntil(j.s.Now() + Tick)
+	j.s.Record(sim.Event{Kind: Crashed, Lane: "job", Ref: "job_1", N: j.run, M: j.res.Sent, Detail: string(at), Say: sayer})
+	j.s.RunUntil(j.s.Now() + Redelivery)
+	return true
+}
+
+// Kinds of the trace's events. Ref is the job, N the run (1 first) and M
+// the messages sent so far.
 const (
 	Deliver sim.Kind = "deliver" // the queue delivers the job
 	Crashed sim.Kind = "crash"   // the job crashes: Detail the Crash point
 	Skip    sim.Kind = "skip"    // the marker says sent: the job skips
 	Check   sim.Kind = "check"   // the job checks the marker and finds none
-	Send    sim.Kind = "send"    // the provider sends the message: M the messages sent so far
+	Send    sim.Kind = "send"    // the provider sends the message
 	Mark    sim.Kind = "mark"    // the job writes the marker
 	Ack     sim.Kind = "ack"     // the job acknowledges the delivery
 )
