@@ -160,10 +160,7 @@ type answer struct {
 
 // word is the answer as Summary.Retry writes it.
 func (a answer) word() string {
-	switch {
-	case a.status == 0:
-		return "none"
-	case a.replayed:
+	if a.replayed {
 		return "replay"
 	}
 	return strconv.Itoa(a.status)
@@ -224,6 +221,7 @@ func (srv *server) handle(n int) (a answer, answered bool) {
 // leaseEnd is the end of the key's current lease, in whole seconds of
 // virtual time.
 func (srv *server) leaseEnd() int {
+	// A memory store's Get fails only for a cancelled context.
 	rec, _, _ := srv.store.Get(context.Background(), Account, Key)
 	return int(rec.LockedUntil.Sub(epoch) / time.Second)
 }

@@ -285,10 +285,12 @@ func (r *leaseRun) timeline(h *HTML, step int) {
 		Y:      chart.Axis{Min: 0, Max: 1},
 	}
 	desc := "The first claim's lease runs from 0 to " + chart.Number(first) + " s."
-	row, took := 0, false
+	row, took, sends := 0, false, 0
 	for _, e := range trace[:step] {
 		at := e.At.Seconds()
 		switch {
+		case e.Kind == lease.Send:
+			sends++
 		case e.Kind == lease.Claim:
 			c.Band(0, min(float64(e.N), c.X.Max), "lease", "")
 		case e.Kind == lease.Takeover:
@@ -299,7 +301,7 @@ func (r *leaseRun) timeline(h *HTML, step int) {
 			c.VLine(at, "crash", "crash", row)
 			desc += " The server crashed at " + chart.Number(at) + " s."
 			row++
-		case e.Kind == lease.Answer && e.At > 0:
+		case e.Kind == lease.Answer && sends > 1:
 			what := Itoa(e.N)
 			if e.OK {
 				what += " replayed"

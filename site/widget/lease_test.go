@@ -78,3 +78,13 @@ func TestSentMarkerFigures(t *testing.T) {
 	want(t, "no crash", figures(t, render(t, &SentMarker, map[string]string{"crash": "none"})),
 		map[string]string{"data-sent": "1", "data-runs": "1"})
 }
+
+// Without a crash the first answer is no retry, and the timeline draws
+// none.
+func TestLeaseNoCrashNoRetry(t *testing.T) {
+	html := render(t, &Lease, map[string]string{"crash": "none"})
+	want(t, "no crash", figures(t, html), map[string]string{"data-charges": "1", "data-retry": "none", "data-verdict": "good"})
+	if strings.Contains(html, ">retry: ") || strings.Contains(html, ">crash</text>") {
+		t.Error("the timeline draws a retry or a crash that did not happen")
+	}
+}
