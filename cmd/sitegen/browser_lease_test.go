@@ -30,8 +30,15 @@ func TestBrowserLeaseCASSentMarker(t *testing.T) {
 		p.waitFigure("charges", "1")
 		p.choose("crash", "b", "before-charge")
 		p.waitFigure("payments", "2")
+		// The paused owner wakes after the takeover, and charges again
+		// under its own payment's key: the fence guards only the store.
+		p.next("crash", "after-charge")
+		p.next("crash", "after-saving")
+		p.next("crash", "pauses")
+		p.waitFigure("charges", "2")
+		p.waitFigure("receipt", "ch_1")
 		replayControls(p, "charges")
-		permalinkShows(p, ts.URL, map[string]string{"charges": "1", "payments": "2", "retry": "201"})
+		permalinkShows(p, ts.URL, map[string]string{"charges": "2", "payments": "2", "retry": "201"})
 		p.clean()
 	})
 

@@ -78,6 +78,10 @@ var Rows = []Row{
 		map[string]string{"charges": "1", "retry": "replay", "receipt": "ch_1"}},
 	{"lease", "no crash: no retry", map[string]string{"crash": "none"},
 		map[string]string{"charges": "1", "retry": "none", "receipt": "ch_1"}},
+	{"lease", "the owner pauses past its lease: the processor's key and the fence stop it", map[string]string{"crash": "pauses"},
+		map[string]string{"charges": "1", "retry": "409", "receipt": "ch_1", "payments": "1"}},
+	{"lease", "the owner pauses, no recovery points: the fence guards the store, not the card", map[string]string{"crash": "pauses", "recovery": "off"},
+		map[string]string{"charges": "2", "retry": "409", "receipt": "ch_1", "payments": "2"}},
 }
 
 // Of returns the rows of one model.

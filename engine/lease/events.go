@@ -26,9 +26,20 @@ const (
 	Payment sim.Kind = "payment"
 	// Checkpoint is a recovery point recorded on the key: Detail the point.
 	Checkpoint sim.Kind = "checkpoint"
-	// Charge is the processor's charge: Ref its id, Detail the payment,
-	// Amount the cents.
+	// Charge is the processor's charge: Ref its id, Detail the payment
+	// (the processor's key), Amount the cents; OK the processor knew the
+	// key and gave the same charge back.
 	Charge sim.Kind = "charge"
+	// Pause is the owner pausing before the charge: N the second it wakes.
+	Pause sim.Kind = "pause"
+	// Wake is the paused owner carrying on.
+	Wake sim.Kind = "wake"
+	// Fenced is the store refusing a write of an owner whose claim was
+	// taken over.
+	Fenced sim.Kind = "fenced"
+	// Late is an answer to a send the client stopped waiting for: N the
+	// status, Ref the charge, M the send.
+	Late sim.Kind = "late"
 	// Skip is a takeover passing over the charge its recovery point
 	// records: Ref the charge, Detail the payment.
 	Skip sim.Kind = "skip"
@@ -75,7 +86,18 @@ func say(e sim.Event) string {
 	case Checkpoint:
 		return "Recovery point: \u201c" + e.Detail + "\u201d."
 	case Charge:
-		return "The processor charges " + sim.Money(e.Amount) + ": " + e.Ref + ", for " + e.Detail + "."
+		if e.OK {
+			return "The processor has seen key " + e.Detail + ": it answers the same charge, " + e.Ref + ", and takes nothing."
+		}
+		return "The processor charges " + sim.Money(e.Amount) + ": " + e.Ref + ", key " + e.Detail + "."
+	case Pause:
+		return "Pauses before the charge (a long collection, a migrated VM) until " + itoa(e.N) + " s."
+	case Wake:
+		return "Wakes and carries on, as if nothing happened."
+	case Fenced:
+		return "Refuses the old owner's write: " + e.Ref + " was taken over, at a higher fence. It stops."
+	case Late:
+		return "The answer to send " + itoa(e.M) + " comes after the client stopped waiting for it: lost."
 	case Skip:
 		return "Already charged (" + e.Ref + "): no second charge."
 	case Crashed:
@@ -87,6 +109,7 @@ func say(e sim.Event) string {
 		case AfterSaving:
 			return "Crashes after saving the answer, before sending it."
 		}
+		return "Crashes."
 	case Save:
 		return "Saves the answer on " + Key + ": " + itoa(e.N) + ", " + e.Ref + "."
 	case InFlight:

@@ -22,6 +22,7 @@ package lease
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"strings"
 	"time"
@@ -38,10 +39,20 @@ const (
 	BeforeCharge Crash = "before-charge" // the payment is chosen, the processor never charged
 	AfterCharge  Crash = "after-charge"  // charged and (with recovery points) recorded, the answer not saved
 	AfterSaving  Crash = "after-saving"  // the answer saved, never sent
+	// Pauses is the owner that is not dead, only paused: before the
+	// charge, for two leases (a long collection, a migrated VM), after
+	// which it carries on as if nothing happened.
+	Pauses Crash = "pauses"
 )
 
-// Crashes lists the crash points in the order the work meets them.
-var Crashes = []Crash{NoCrash, BeforeCharge, AfterCharge, AfterSaving}
+// Crashes lists the crash points in the order the work meets them, the
+// pause last.
+var Crashes = []Crash{NoCrash, BeforeCharge, AfterCharge, AfterSaving, Pauses}
+
+// PauseLeases is how long a pause lasts, in leases: two, so that a retry
+// that waits out the first lease takes the key over well before the
+// paused owner wakes.
+const PauseLeases = 2
 
 // Params are the knobs of the model.
 type Params struct {
@@ -108,44 +119,72 @@ func play(p Params) (Result, *idem.MemoryStore, error) {
 		return Result{}, nil, err
 	}
 	s := sim.New(0)
-	srv := &server{p: p, sim: s, store: idem.NewMemoryStore()}
+	srv := &server{p: p, sim: s, store: idem.NewMemoryStore(), byKey: map[string]string{}}
 	srv.keeper = idem.Keeper{
 		Store: srv.store,
 		Clock: idem.ClockFunc(func() time.Time { return epoch.Add(s.Now()) }),
 		Lease: p.Lease,
 	}
-	var res Result
-	at := time.Duration(0)
-	for send := 1; ; send++ {
-		s.RunUntil(at)
-		res.Sends++
-		s.Record(sim.Event{Kind: Send, Lane: "client", To: "server", Ref: Key, N: send, Say: sayer})
-		a, answered := srv.handle(send)
-		if send == 2 {
-			res.Retry = a.word()
-		}
-		if !answered {
-			s.RunUntil(p.Retry)
-			s.Record(sim.Event{Kind: Silence, Lane: "client", N: send, Say: sayer})
-			at = p.Retry
-			continue
-		}
-		s.Record(sim.Event{Kind: Answer, Lane: "server", To: "client", Ref: a.charge, N: a.status,
-			M: a.retryAfter, OK: a.replayed, Say: sayer})
-		if a.status == statusConflict {
-			at = s.Now() + time.Duration(a.retryAfter)*time.Second
-			continue
-		}
-		res.Receipt = a.charge
-		res.DoneAtS = s.Now().Seconds()
-		break
-	}
+	c := &client{p: p, sim: s, srv: srv}
+	s.At(0, func() { c.send(1) })
+	s.At(p.Retry, c.timeout)
+	s.Run()
+	res := c.res
 	if res.Retry == "" {
 		res.Retry = "none"
 	}
 	res.Charges, res.Payments, res.ResumedFrom = len(srv.charges), srv.payments, srv.resumed
 	res.Trace = s.Trace
 	return res, srv.store, nil
+}
+
+// client pays once: it sends at 0, waits for an answer until p.Retry,
+// then retries with the same key, and after a 409 comes back when its
+// Retry-After says. An answer to a send it stopped waiting for is lost.
+type client struct {
+	p       Params
+	sim     *sim.Sim
+	srv     *server
+	res     Result
+	waiting int  // the send it waits for an answer to
+	done    bool // it has its 201
+}
+
+func (c *client) send(n int) {
+	s := c.sim
+	c.res.Sends++
+	c.waiting = n
+	s.Record(sim.Event{Kind: Send, Lane: "client", To: "server", Ref: Key, N: n, Say: sayer})
+	a, answered := c.srv.handle(n)
+	switch {
+	case !answered:
+		return // the client's timeout retries
+	case c.done || c.waiting != n:
+		s.Record(sim.Event{Kind: Late, Lane: "server", To: "client", Ref: a.charge, N: a.status, M: n, Say: sayer})
+		return
+	}
+	if n == 2 {
+		c.res.Retry = a.word()
+	}
+	s.Record(sim.Event{Kind: Answer, Lane: "server", To: "client", Ref: a.charge, N: a.status,
+		M: a.retryAfter, OK: a.replayed, Say: sayer})
+	if a.status == statusConflict {
+		s.After(time.Duration(a.retryAfter)*time.Second, func() { c.send(n + 1) })
+		return
+	}
+	c.done = true
+	c.res.Receipt = a.charge
+	c.res.DoneAtS = s.Now().Seconds()
+}
+
+// timeout is the client giving up on its first send, at p.Retry, and
+// retrying, unless it has its answer.
+func (c *client) timeout() {
+	if c.done || c.waiting != 1 {
+		return
+	}
+	c.sim.Record(sim.Event{Kind: Silence, Lane: "client", N: 1, Say: sayer})
+	c.send(2)
 }
 
 // HTTP statuses of the answers (net/http is not imported into engine code).
@@ -176,9 +215,10 @@ type server struct {
 	sim      *sim.Sim
 	store    *idem.MemoryStore
 	keeper   idem.Keeper
-	charges  []string // the processor's charges, in order
-	payments int      // payment rows created
-	resumed  string   // the recovery point a takeover resumed from
+	charges  []string          // the processor's charges, in order
+	byKey    map[string]string // the processor's charge for each key it has seen
+	payments int               // payment rows created
+	resumed  string            // the recovery point a takeover resumed from
 }
 
 // died is the panic that stands for the process dying in the middle of
@@ -199,9 +239,15 @@ func (srv *server) handle(n int) (a answer, answered bool) {
 	}()
 	resp, err := srv.keeper.Do(context.Background(), Account, Key, []byte(Body),
 		func(ctx context.Context, c *idem.Claim) (int, []byte, error) { return srv.work(ctx, c, n) })
-	if err != nil {
+	switch {
+	case errors.Is(err, idem.ErrNotHeld):
+		// The paused owner woke to find its key taken over: the fence
+		// refuses its answer, and it stops.
+		srv.sim.Record(sim.Event{Kind: Fenced, Lane: "store", To: "server", Ref: Key, Say: sayer})
+		return answer{}, false
+	case err != nil:
 		// The model's store is in memory and its body valid: the protocol
-		// refuses nothing here. An error is a bug in the model.
+		// refuses nothing else here. An error is a bug in the model.
 		panic("lease: " + err.Error())
 	}
 	switch resp.Outcome {
@@ -255,15 +301,27 @@ func (srv *server) work(ctx context.Context, c *idem.Claim, n int) (int, []byte,
 		srv.payments++
 		done.payment = "pay_" + strconv.Itoa(srv.payments)
 		s.Record(sim.Event{Kind: Payment, Lane: "server", Ref: done.payment, Say: sayer})
-		srv.checkpoint(ctx, c, done)
+		if err := srv.checkpoint(ctx, c, done); err != nil {
+			return 0, nil, err
+		}
 	}
 	if done.charge == "" {
+		if n == 1 && srv.p.Crash == Pauses {
+			// The rest of the world goes on meanwhile: the client's
+			// retries run, and may take the key over.
+			wake := s.Now() + PauseLeases*srv.p.Lease
+			s.Record(sim.Event{Kind: Pause, Lane: "server", N: int(wake / time.Second), Say: sayer})
+			s.RunUntil(wake)
+			s.Record(sim.Event{Kind: Wake, Lane: "server", Say: sayer})
+		}
 		s.RunUntil(s.Now() + Call) // the processor's call
 		if n == 1 && srv.p.Crash == BeforeCharge {
 			srv.die(BeforeCharge)
 		}
 		done.charge = srv.charge(done.payment)
-		srv.checkpoint(ctx, c, done)
+		if err := srv.checkpoint(ctx, c, done); err != nil {
+			return 0, nil, err
+		}
 		if n == 1 && srv.p.Crash == AfterCharge {
 			srv.die(AfterCharge)
 		}
@@ -274,25 +332,35 @@ func (srv *server) work(ctx context.Context, c *idem.Claim, n int) (int, []byte,
 	return statusCreated, []byte(body), nil
 }
 
-// charge is the processor's call: it takes the money and names the
-// charge. It is outside the key store, and a fence does not reach it.
+// charge is the processor's call, with the payment's id as its
+// idempotency key: a key it has seen gets the same charge back, so that a
+// crash between the charge and its recovery point, or an owner that
+// paused, costs no second charge. The call is outside the key store: no
+// fence reaches it.
 func (srv *server) charge(pay string) string {
+	if id, ok := srv.byKey[pay]; ok {
+		srv.sim.Record(sim.Event{Kind: Charge, Lane: "server", To: "card", Ref: id, Detail: pay, Amount: Amount, OK: true, Say: sayer})
+		return id
+	}
 	id := "ch_" + strconv.Itoa(len(srv.charges)+1)
 	srv.charges = append(srv.charges, id)
+	srv.byKey[pay] = id
 	srv.sim.Record(sim.Event{Kind: Charge, Lane: "server", To: "card", Ref: id, Detail: pay, Amount: Amount, Say: sayer})
 	return id
 }
 
 // checkpoint records done as the claim's recovery point, when the work
-// keeps them.
-func (srv *server) checkpoint(ctx context.Context, c *idem.Claim, done progress) {
+// keeps them. A claim taken over meanwhile is refused (idem.ErrNotHeld),
+// and the work must stop.
+func (srv *server) checkpoint(ctx context.Context, c *idem.Claim, done progress) error {
 	if !srv.p.Recovery {
-		return
+		return nil
 	}
 	if err := c.Checkpoint(ctx, done.String()); err != nil {
-		panic("lease: a checkpoint refused: " + err.Error())
+		return err
 	}
 	srv.sim.Record(sim.Event{Kind: Checkpoint, Lane: "server", To: "store", Ref: Key, Detail: done.String(), Say: sayer})
+	return nil
 }
 
 // die records the crash and ends the process: see died.

@@ -42,6 +42,18 @@ func TestCrashRetryRecovery(t *testing.T) {
 		{AfterSaving, 90, true, Summary{Charges: 1, Payments: 1, Retry: "replay", Receipt: "ch_1", Sends: 2, DoneAtS: 90}},
 		{AfterSaving, 30, false, Summary{Charges: 1, Payments: 1, Retry: "replay", Receipt: "ch_1", Sends: 2, DoneAtS: 30}},
 		{AfterSaving, 90, false, Summary{Charges: 1, Payments: 1, Retry: "replay", Receipt: "ch_1", Sends: 2, DoneAtS: 90}},
+
+		// The owner that pauses past its lease: the takeover charges with
+		// the payment's key, and the woken owner gets the same charge from
+		// the processor, then the fence stops its write. Without recovery
+		// points the takeover made another payment, and the woken owner's
+		// charge is a new one: the fence guards the store, not the card.
+		{Pauses, 30, true, Summary{Charges: 1, Payments: 1, Retry: "409", Receipt: "ch_1", Sends: 3, ResumedFrom: "payment pay_1", DoneAtS: 61}},
+		{Pauses, 90, true, Summary{Charges: 1, Payments: 1, Retry: "201", Receipt: "ch_1", Sends: 2, ResumedFrom: "payment pay_1", DoneAtS: 91}},
+		{Pauses, 30, false, Summary{Charges: 2, Payments: 2, Retry: "409", Receipt: "ch_1", Sends: 3, DoneAtS: 61}},
+		// A retry after the owner woke: nobody took the key over, and
+		// the owner, whose fence still holds, finishes.
+		{Pauses, 200, true, Summary{Charges: 1, Payments: 1, Retry: "none", Receipt: "ch_1", Sends: 1, DoneAtS: 121}},
 	} {
 		p := params(c.crash, c.retry, c.recovery)
 		res, err := Run(p)
@@ -51,7 +63,13 @@ func TestCrashRetryRecovery(t *testing.T) {
 		if res.Summary != c.want {
 			t.Errorf("%s, retry at %d s, recovery %v:\n got %+v\nwant %+v", c.crash, c.retry, c.recovery, res.Summary, c.want)
 		}
-		if n := res.Trace.Count(Charge); n != res.Charges {
+		n := 0
+		for _, e := range res.Trace {
+			if e.Kind == Charge && !e.OK { // OK: the processor gave a charge back
+				n++
+			}
+		}
+		if n != res.Charges {
 			t.Errorf("%+v: %d charge events for %d charges", p, n, res.Charges)
 		}
 	}
@@ -113,11 +131,33 @@ func TestStoreAfterTheRun(t *testing.T) {
 	}
 }
 
+// The paused owner is refused by the fence exactly when its key was taken
+// over while it slept, and never answers then.
+func TestPausedOwnerFenced(t *testing.T) {
+	for _, c := range []struct {
+		retry  int
+		fenced int
+	}{{30, 1}, {90, 1}, {119, 1}, {120, 1}, {121, 1}, {122, 0}, {200, 0}} {
+		// At 121 s the retry comes while the woken owner is in its
+		// processor call: its lease lapsed long ago, so the retry takes
+		// the key over, and the owner's answer is refused.
+		res, err := Run(params(Pauses, c.retry, true))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := res.Trace.Count(Fenced); n != c.fenced || res.Trace.Count(Late) != 0 {
+			t.Errorf("retry at %d s: %d refusals by the fence, %d late answers; want %d and 0", c.retry, n, res.Trace.Count(Late), c.fenced)
+		}
+	}
+}
+
 func TestSentences(t *testing.T) {
-	res, _ := Run(Defaults())
-	for i, e := range res.Trace {
-		if s := e.Sentence(); s == "" || s == string(e.Kind) {
-			t.Errorf("event %d (%s) has no sentence", i, e.Kind)
+	for _, c := range Crashes {
+		res, _ := Run(params(c, 30, true))
+		for i, e := range res.Trace {
+			if s := e.Sentence(); s == "" || s == string(e.Kind) {
+				t.Errorf("%s: event %d (%s) has no sentence", c, i, e.Kind)
+			}
 		}
 	}
 }
@@ -127,7 +167,7 @@ func TestValidate(t *testing.T) {
 		p    Params
 		want string
 	}{
-		{Params{Crash: "later", Lease: time.Minute, Retry: time.Minute}, `crash: "later" is not allowed (allowed: none, before-charge, after-charge, after-saving)`},
+		{Params{Crash: "later", Lease: time.Minute, Retry: time.Minute}, `crash: "later" is not allowed (allowed: none, before-charge, after-charge, after-saving, pauses)`},
 		{Params{Crash: NoCrash, Lease: time.Second, Retry: time.Minute}, `lease: "1" is out of bounds (allowed: 5 to 300)`},
 		{Params{Crash: NoCrash, Lease: time.Minute, Retry: 1500 * time.Millisecond}, `retry: "1.5s" is not a whole number of seconds`},
 	} {

@@ -24,7 +24,7 @@ const (
 // lease of a minute, and recovery points.
 var Schema = param.Schema{
 	{Name: "crash", Label: "First request crashes", Kind: param.Enum, Default: string(AfterCharge), Allowed: param.Strings(Crashes),
-		Help: "where the first request's server dies: before the charge, after it (before saving the answer), after saving (before sending it), or not at all"},
+		Help: "where the first request's server dies: before the charge, after it (before saving the answer), after saving (before sending it), or not at all; or it pauses before the charge for two leases and wakes"},
 	{Name: "retry", Label: "Retry at (s)", Kind: param.Int, Default: "30", Min: MinRetry, Max: MaxRetry,
 		Help: "when the client, with no answer, retries with the same key, in seconds after its first send; a 409 tells it when to come back"},
 	{Name: "lease", Label: "Lease (s)", Kind: param.Int, Default: strconv.Itoa(int(idem.DefaultLease / time.Second)), Min: MinLease, Max: MaxLease,

@@ -49,6 +49,8 @@ type leaseState struct {
 	payments  []string
 	paid      map[string]bool // payments whose answer was saved
 	down      bool            // the server crashed and no request came since
+	paused    int             // the second the paused owner wakes; 0 if none is paused
+	fenced    bool            // the store refused the old owner's write
 	receipt   string
 	now       time.Duration
 	resumedAt string // the recovery point a takeover found
@@ -83,7 +85,15 @@ func (r *leaseRun) state(step int) leaseState {
 		case lease.Checkpoint:
 			st.point = e.Detail
 		case lease.Charge:
-			st.charges = append(st.charges, e.Ref)
+			if !e.OK { // OK: the processor gave an earlier charge back
+				st.charges = append(st.charges, e.Ref)
+			}
+		case lease.Pause:
+			st.paused = e.N
+		case lease.Wake:
+			st.paused = 0
+		case lease.Fenced:
+			st.fenced = true
 		case lease.Crashed:
 			st.down = true
 		case lease.Save:
@@ -152,8 +162,13 @@ func (r *leaseRun) Output(h *HTML, step int) {
 	default:
 		h.Open("p", "class", "w-note").Text("Recovery point: ").Elem("code", st.point).Close("p")
 	}
-	if st.down {
+	switch {
+	case st.down:
 		h.Elem("p", "The server is down.", "class", "bad-text")
+	case st.paused > 0:
+		h.Elem("p", "The first owner is paused until "+Itoa(st.paused)+" s.", "class", "bad-text")
+	case st.fenced:
+		h.Elem("p", "The old owner's write was refused: its fence is stale.", "class", "w-note ok-text")
 	}
 	h.Close("section")
 
@@ -245,14 +260,26 @@ func (r *leaseRun) verdict() string {
 		return "The answer was saved before the crash, so the retry at " + retry + " s got it replayed (" + s.Receipt +
 			"), lease or no lease: a done key is never taken over. Charged once."
 	}
+	if p.Crash == lease.Pauses && s.Retry == "none" {
+		return "The owner paused past its lease, but no retry came to take the key over before it woke: its fence still held, so it charged and answered 201 with " +
+			s.Receipt + " at " + Itoa(int(s.DoneAtS)) + " s, before the client gave up. Charged once."
+	}
 	text := ""
+	if p.Crash == lease.Pauses {
+		text = "The owner paused before the charge, for two leases. "
+	}
 	if s.Retry == "409" {
-		text = "The retry at " + retry + " s came inside the lease and got a 409 whose Retry-After sent it back at " +
+		text += "The retry at " + retry + " s came inside the lease and got a 409 whose Retry-After sent it back at " +
 			leaseEnd + " s, when the lease lapsed and it took the key over. "
 	} else {
-		text = "The retry at " + retry + " s came after the lease, which lapsed at " + leaseEnd + " s, and took the key over at once. "
+		text += "The retry at " + retry + " s came after the lease, which lapsed at " + leaseEnd + " s, and took the key over at once. "
 	}
 	switch {
+	case p.Crash == lease.Pauses && s.Charges == 1:
+		text += "It resumed after \u201c" + s.ResumedFrom + "\u201d and charged with the payment's key. When the old owner woke, the processor gave it the same charge back for that key, and the fence refused its write to the key store: charged once."
+	case p.Crash == lease.Pauses:
+		text += "Without recovery points it started over with a second payment. When the old owner woke it charged its own payment, under a key the processor had not seen: " +
+			plural(s.Charges, "charge") + ". The fence refused its write to the key store, but a fence does not reach the processor."
 	case s.ResumedFrom != "" && p.Crash == lease.AfterCharge:
 		text += "It resumed after \u201c" + s.ResumedFrom + "\u201d and answered " + s.Receipt + " without charging again: charged once."
 	case s.ResumedFrom != "":
@@ -280,7 +307,7 @@ func (r *leaseRun) timeline(h *HTML, step int) {
 	c := chart.Chart{
 		Title:  "The run against the lease, in seconds",
 		Class:  "ls-time",
-		Height: 128,
+		Height: 140, // three rows of labels above the axis
 		X:      chart.Axis{Title: "time (s)", Min: 0, Max: xt[len(xt)-1], Ticks: xt},
 		Y:      chart.Axis{Min: 0, Max: 1},
 	}
@@ -300,6 +327,10 @@ func (r *leaseRun) timeline(h *HTML, step int) {
 		case e.Kind == lease.Crashed:
 			c.VLine(at, "crash", "crash", row)
 			desc += " The server crashed at " + chart.Number(at) + " s."
+			row++
+		case e.Kind == lease.Wake:
+			c.VLine(at, "crash", "old owner wakes", row)
+			desc += " The paused owner woke at " + chart.Number(at) + " s."
 			row++
 		case e.Kind == lease.Answer && sends > 1:
 			what := Itoa(e.N)

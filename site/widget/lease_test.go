@@ -26,6 +26,19 @@ func TestLeaseFigures(t *testing.T) {
 	}
 	want(t, "after saving", figures(t, render(t, &Lease, map[string]string{"crash": "after-saving", "retry": "90"})),
 		map[string]string{"data-charges": "1", "data-retry": "replay"})
+
+	// The owner that pauses: the processor's key saves the card, the
+	// fence the store; without recovery points only the store.
+	html = render(t, &Lease, map[string]string{"crash": "pauses"})
+	want(t, "pauses", figures(t, html), map[string]string{"data-charges": "1", "data-retry": "409", "data-verdict": "good"})
+	if !strings.Contains(html, ">old owner wakes</text>") || !strings.Contains(html, "its fence is stale") {
+		t.Error("the woken owner or the fence's refusal is not shown")
+	}
+	html = render(t, &Lease, map[string]string{"crash": "pauses", "recovery": "off"})
+	want(t, "pauses, no recovery points", figures(t, html), map[string]string{"data-charges": "2", "data-receipt": "ch_1", "data-verdict": "bad"})
+	if !strings.Contains(html, "a fence does not reach the processor") {
+		t.Error("the verdict does not say what the fence leaves unguarded")
+	}
 }
 
 // The timeline draws the first lease, the crash and the retries, with a
