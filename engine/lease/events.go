@@ -37,9 +37,6 @@ const (
 	// Fenced is the store refusing a write of an owner whose claim was
 	// taken over.
 	Fenced sim.Kind = "fenced"
-	// Late is an answer to a send the client stopped waiting for: N the
-	// status, Ref the charge, M the send.
-	Late sim.Kind = "late"
 	// Skip is a takeover passing over the charge its recovery point
 	// records: Ref the charge, Detail the payment.
 	Skip sim.Kind = "skip"
@@ -96,8 +93,7 @@ func say(e sim.Event) string {
 		return "Wakes and carries on, as if nothing happened."
 	case Fenced:
 		return "Refuses the old owner's write: " + e.Ref + " was taken over, at a higher fence. It stops."
-	case Late:
-		return "The answer to send " + itoa(e.M) + " comes after the client stopped waiting for it: lost."
+
 	case Skip:
 		return "Already charged (" + e.Ref + "): no second charge."
 	case Crashed:

@@ -3,10 +3,10 @@
 // virtual clock of engine/sim as the keeper's clock. A client pays once
 // with an Idempotency-Key; the server's first request crashes where the
 // reader chooses (before the charge, after it, or after saving the
-// answer); the client retries when the reader chooses, before or after
-// the claim's lease ends, and honours a 409's Retry-After. The server's
-// work records recovery points, or not, so a takeover resumes or starts
-// over.
+// answer), or pauses past its lease and wakes; the client retries when
+// the reader chooses, before or after the claim's lease ends, and honours
+// a 409's Retry-After. The server's work records recovery points, or not,
+// so a takeover resumes or starts over.
 //
 // The model claims, takes over, records recovery points and saves
 // through the same code as the sandbox API (idem.Keeper.Do and the
@@ -15,9 +15,8 @@
 // description of it. Only the work is the model's own, a smaller copy of
 // the API's payment work (engine/idem/idemhttp): choose the payment,
 // charge it, answer 201. The charge is the processor's, outside the key
-// store, so no fence guards it; the crash points here never leave two
-// owners alive at once, and the leases chapter says what guards it when
-// they are.
+// store, so no fence guards it: the processor's own idempotency key, the
+// payment's id, does, as the chapter says.
 package lease
 
 import (
@@ -31,7 +30,7 @@ import (
 	"github.com/retrylab/retrylab/engine/sim"
 )
 
-// Crash is where the first request's process dies, once.
+// Crash is where the first request's process dies, once, or pauses.
 type Crash string
 
 const (
@@ -62,10 +61,11 @@ type Params struct {
 	Recovery bool          // the work records recovery points, and a takeover resumes from them
 }
 
-// Call is how long the processor's charge call takes. The first request
-// dies at its end (before or after the charge) or just after saving,
-// so its work is over at Call, and a retry (at least MinRetry) never
-// meets it running.
+// Call is how long the processor's charge call takes. A first request
+// that crashes dies at its end (before or after the charge) or just after
+// saving, so its work is over at Call, and a retry (at least MinRetry)
+// never meets it running; one that pauses is still running, and retries
+// come while it sleeps.
 const Call = time.Second
 
 // Amount is the payment's amount, in cents.
@@ -140,7 +140,7 @@ func play(p Params) (Result, *idem.MemoryStore, error) {
 
 // client pays once: it sends at 0, waits for an answer until p.Retry,
 // then retries with the same key, and after a 409 comes back when its
-// Retry-After says. An answer to a send it stopped waiting for is lost.
+// Retry-After says.
 type client struct {
 	p       Params
 	sim     *sim.Sim
@@ -156,13 +156,12 @@ func (c *client) send(n int) {
 	c.waiting = n
 	s.Record(sim.Event{Kind: Send, Lane: "client", To: "server", Ref: Key, N: n, Say: sayer})
 	a, answered := c.srv.handle(n)
-	switch {
-	case !answered:
+	if !answered {
 		return // the client's timeout retries
-	case c.done || c.waiting != n:
-		s.Record(sim.Event{Kind: Late, Lane: "server", To: "client", Ref: a.charge, N: a.status, M: n, Say: sayer})
-		return
 	}
+	// An answer always finds the client waiting for it: a paused owner
+	// answers only if no retry came before it finished (any retry would
+	// have taken its key over, and the fence refused its answer).
 	if n == 2 {
 		c.res.Retry = a.word()
 	}
@@ -226,8 +225,9 @@ type server struct {
 // the claim, and the record stays in flight as a real crash leaves it.
 type died struct{}
 
-// handle serves send number n. It reports false when the process died
-// and the client hears nothing.
+// handle serves send number n. It reports false when the process died,
+// or when the fence refused a woken owner's answer: the client hears
+// nothing.
 func (srv *server) handle(n int) (a answer, answered bool) {
 	defer func() {
 		if r := recover(); r != nil {
