@@ -129,8 +129,8 @@ func TestUsageErrors(t *testing.T) {
 	}{
 		{nil, []string{"usage: retrylab"}},
 		{[]string{"frob"}, []string{`unknown command "frob"`, "known: api, lab, load, sim"}},
-		{[]string{"sim"}, []string{"name a model", "backoff, budget, cas, guard, lock, ordering, outbox, payment, saga, sent-marker, storm"}},
-		{[]string{"sim", "nope"}, []string{`unknown model "nope"`, "backoff, budget, cas, guard, lock, ordering, outbox, payment, saga, sent-marker, storm"}},
+		{[]string{"sim"}, []string{"name a model", "backoff, budget, cas, guard, lease, lock, ordering, outbox, payment, saga, sent-marker, storm"}},
+		{[]string{"sim", "nope"}, []string{`unknown model "nope"`, "backoff, budget, cas, guard, lease, lock, ordering, outbox, payment, saga, sent-marker, storm"}},
 		{[]string{"sim", "backoff", "--foo", "3"}, []string{"unknown parameter --foo", "--base, --cap, --capacity, --clients, --compare, --json, --policy, --seed, --slot"}},
 		{[]string{"sim", "backoff", "--clients", "0"}, []string{`clients: "0" is out of bounds (allowed: 1 to 100000)`}},
 		{[]string{"sim", "backoff", "--clients=200000"}, []string{`clients: "200000" is out of bounds (allowed: 1 to 100000)`}},

@@ -10,6 +10,7 @@ import (
 	"github.com/retrylab/retrylab/engine/budget"
 	"github.com/retrylab/retrylab/engine/cas"
 	"github.com/retrylab/retrylab/engine/guard"
+	"github.com/retrylab/retrylab/engine/lease"
 	"github.com/retrylab/retrylab/engine/lock"
 	"github.com/retrylab/retrylab/engine/ordering"
 	"github.com/retrylab/retrylab/engine/outbox"
@@ -277,6 +278,26 @@ var models = []model{
 				{"timeouts", strconv.Itoa(res.Timeouts)},
 				{"senders who gave up", strconv.Itoa(res.GaveUp)},
 				{"last sender done at", done},
+			}}, nil
+		},
+	},
+
+	{
+		id: "lease", title: "A crashed request, a lease, a retry, and recovery points: count the charges.",
+		schema: lease.Schema,
+		exec: func(v param.Values) (report, error) {
+			res, err := lease.Run(lease.FromValues(v))
+			if err != nil {
+				return report{}, err
+			}
+			return report{summary: res.Summary, rows: [][2]string{
+				{"charges", strconv.Itoa(res.Charges)},
+				{"payments created", strconv.Itoa(res.Payments)},
+				{"the first retry got", res.Retry},
+				{"receipt", orNone(res.Receipt)},
+				{"resumed from", orNone(res.ResumedFrom)},
+				{"sends", strconv.Itoa(res.Sends)},
+				{"done at", strconv.FormatFloat(res.DoneAtS, 'f', -1, 64) + " s"},
 			}}, nil
 		},
 	},

@@ -53,45 +53,57 @@ func Run(p Params) (Result, error) {
 	for i := 1; i <= p.Calls; i++ {
 		s.RunUntil(time.Duration(i) * Tick)
 		lane := "call-" + strconv.Itoa(i)
-		s.Record(sim.Event{Kind: Call, Lane: lane, To: "db", Ref: "ord_1", OK: p.CAS, Say: sayer})
+		s.Record(sim.Event{Kind: Call, Lane: lane, To: "db", Ref: "ord_1", N: i, OK: p.CAS, Say: sayer})
 		if p.CAS && version != Read {
 			res.Updated = append(res.Updated, 0)
-			s.Record(sim.Event{Kind: Unchanged, Lane: "db", To: lane, Ref: "ord_1", N: version, Say: sayer})
+			s.Record(sim.Event{Kind: Unchanged, Lane: "db", To: lane, Ref: "ord_1", N: i, M: version, Say: sayer})
 			continue
 		}
 		version++
 		res.Shipments++
 		res.Updated = append(res.Updated, 1)
-		s.Record(sim.Event{Kind: Ship, Lane: "db", To: lane, Ref: "ord_1", N: version, M: res.Shipments, Say: sayer})
+		s.Record(sim.Event{Kind: Ship, Lane: "db", To: lane, Ref: "ord_1", N: i, M: version, Say: sayer})
 	}
 	res.Version = version
 	res.Trace = s.Trace
 	return res, nil
 }
 
-// Kinds of the trace's events; Ref is the order.
+// Kinds of the trace's events. Ref is the order and N the call, 1 first.
 const (
-	Call      sim.Kind = "call"      // ship(order, version 7) runs its UPDATE
-	Unchanged sim.Kind = "unchanged" // the UPDATE changed no row
-	Ship      sim.Kind = "ship"      // the UPDATE changed the row: the order ships
+	// Call is ship(order, version 7) running its UPDATE; OK: with the
+	// version in its WHERE clause.
+	Call sim.Kind = "call"
+	// Unchanged is an UPDATE that changed no row: M the version the order
+	// is at.
+	Unchanged sim.Kind = "unchanged"
+	// Ship is an UPDATE that changed the row, and the order ships: M the
+	// version it bumped the order to.
+	Ship sim.Kind = "ship"
 )
 
-// sayer writes the events' sentences from their fields: a call's OK is
-// whether its UPDATE carries the version; N is the order's version after
-// the UPDATE, M the shipment's number.
+// sayer writes an event's sentence from its fields, when it is shown.
 var sayer = &sim.Sayer{Say: func(e sim.Event) string {
 	read := strconv.Itoa(Read)
 	switch e.Kind {
 	case Call:
-		where := "WHERE id = ord_1"
 		if e.OK {
-			where += " AND version = " + read
+			return "ship(" + e.Ref + ", version " + read + ") runs the UPDATE, WHERE version = " + read + "."
 		}
-		return "ship(ord_1, version " + read + "): UPDATE orders SET status = shipped, version = version + 1 " + where + "."
+		return "ship(" + e.Ref + ", version " + read + ") runs the UPDATE, with no version in its WHERE."
 	case Unchanged:
-		return "0 rows: the order is at version " + strconv.Itoa(e.N) + ", not " + read + ". Nothing changes."
+		return "0 rows: the order is at version " + strconv.Itoa(e.M) + ", not " + read + ". Nothing changes."
 	case Ship:
-		return "1 row: version " + strconv.Itoa(e.N) + "; shipment " + strconv.Itoa(e.M) + " goes out."
+		return "1 row: version " + strconv.Itoa(e.M) + "; the order ships."
 	}
 	return string(e.Kind)
 }}
+
+// Statement is the UPDATE each call runs, with the compare or without.
+func Statement(cas bool) string {
+	s := "UPDATE orders SET status = 'shipped', version = version + 1 WHERE id = 'ord_1'"
+	if cas {
+		s += " AND version = " + strconv.Itoa(Read)
+	}
+	return s
+}

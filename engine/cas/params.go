@@ -6,9 +6,8 @@ import (
 	"github.com/retrylab/retrylab/engine/param"
 )
 
-// Schema declares the parameters (the model has no widget; the CLI and
-// the authors' reference read them here); the defaults are the article's
-// case: two calls, with the version check.
+// Schema declares the parameters, for the widget and the CLI alike; the
+// defaults are the article's case: two calls, with the version check.
 var Schema = param.Schema{
 	{Name: "calls", Label: "Calls", Kind: param.Int, Default: "2", Min: 1, Max: 10,
 		Help: "times ship(order, version 7) is called: the first call and its retries"},

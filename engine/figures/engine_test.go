@@ -12,6 +12,7 @@ import (
 	"github.com/retrylab/retrylab/engine/cas"
 	"github.com/retrylab/retrylab/engine/figures"
 	"github.com/retrylab/retrylab/engine/guard"
+	"github.com/retrylab/retrylab/engine/lease"
 	"github.com/retrylab/retrylab/engine/lock"
 	"github.com/retrylab/retrylab/engine/ordering"
 	"github.com/retrylab/retrylab/engine/outbox"
@@ -73,6 +74,10 @@ var engines = map[string]struct {
 	"sent-marker": {sentmarker.Schema, func(v param.Values) (map[string]string, error) {
 		r, err := sentmarker.Run(sentmarker.FromValues(v))
 		return map[string]string{"sent": itoa(r.Sent)}, err
+	}},
+	"lease": {lease.Schema, func(v param.Values) (map[string]string, error) {
+		r, err := lease.Run(lease.FromValues(v))
+		return map[string]string{"charges": itoa(r.Charges), "retry": r.Retry, "receipt": r.Receipt, "payments": itoa(r.Payments)}, err
 	}},
 	"lock": {lock.Schema, func(v param.Values) (map[string]string, error) {
 		r, err := lock.Run(lock.FromValues(v))

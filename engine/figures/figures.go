@@ -63,6 +63,28 @@ var Rows = []Row{
 	{"sent-marker", "the redelivered job sees the marker", nil, map[string]string{"sent": "1"}},
 	{"cas", "ship twice with the version check", nil, map[string]string{"shipments": "1", "version": "8"}},
 
+	// The leases-and-recovery chapter: a crash of the first request, a
+	// lease of a minute, a retry before it ends (30 s, the default) or
+	// after (90 s), recovery points on unless said.
+	{"lease", "crash after the charge, retry before the lease: 409, then the takeover resumes", nil,
+		map[string]string{"charges": "1", "retry": "409", "receipt": "ch_1", "payments": "1"}},
+	{"lease", "crash after the charge, retry after the lease: the takeover resumes", map[string]string{"retry": "90"},
+		map[string]string{"charges": "1", "retry": "201", "receipt": "ch_1"}},
+	{"lease", "crash after the charge, no recovery points: the takeover charges again", map[string]string{"recovery": "off"},
+		map[string]string{"charges": "2", "retry": "409", "receipt": "ch_2", "payments": "2"}},
+	{"lease", "crash after the charge, no recovery points, retry after the lease", map[string]string{"recovery": "off", "retry": "90"},
+		map[string]string{"charges": "2", "retry": "201", "receipt": "ch_2"}},
+	{"lease", "crash before the charge, no recovery points: one charge, a pending payment left", map[string]string{"crash": "before-charge", "recovery": "off", "retry": "90"},
+		map[string]string{"charges": "1", "retry": "201", "receipt": "ch_1", "payments": "2"}},
+	{"lease", "crash after saving: the retry is replayed, lease or not", map[string]string{"crash": "after-saving"},
+		map[string]string{"charges": "1", "retry": "replay", "receipt": "ch_1"}},
+	{"lease", "no crash: no retry", map[string]string{"crash": "none"},
+		map[string]string{"charges": "1", "retry": "none", "receipt": "ch_1"}},
+	{"lease", "the owner pauses past its lease: the processor's key and the fence stop it", map[string]string{"crash": "pauses"},
+		map[string]string{"charges": "1", "retry": "409", "receipt": "ch_1", "payments": "1"}},
+	{"lease", "the owner pauses, no recovery points: the fence guards the store, not the card", map[string]string{"crash": "pauses", "recovery": "off"},
+		map[string]string{"charges": "2", "retry": "409", "receipt": "ch_1", "payments": "2"}},
+
 	// Section 7: lock, the Redis key store (done-at: seconds until the
 	// last sender has its answer).
 	{"lock", "guard none", map[string]string{"guard": "none"}, lockWant(2, 2, 0, 0, 0, 2)},

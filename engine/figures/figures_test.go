@@ -4,7 +4,7 @@ import "testing"
 
 // Every model has a row, and the rows name only real things.
 func TestRows(t *testing.T) {
-	for _, m := range []string{"payment", "guard", "backoff", "budget", "storm", "outbox", "saga", "ordering", "sent-marker", "cas", "lock"} {
+	for _, m := range []string{"payment", "guard", "backoff", "budget", "storm", "outbox", "saga", "ordering", "sent-marker", "cas", "lock", "lease"} {
 		if len(Of(m)) == 0 {
 			t.Errorf("no figures for %s", m)
 		}

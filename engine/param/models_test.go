@@ -10,6 +10,7 @@ import (
 	"github.com/retrylab/retrylab/engine/budget"
 	"github.com/retrylab/retrylab/engine/cas"
 	"github.com/retrylab/retrylab/engine/guard"
+	"github.com/retrylab/retrylab/engine/lease"
 	"github.com/retrylab/retrylab/engine/lock"
 	"github.com/retrylab/retrylab/engine/ordering"
 	"github.com/retrylab/retrylab/engine/outbox"
@@ -42,6 +43,7 @@ func models() map[string]declared {
 		"ordering":    {ordering.Schema, func() map[string]string { return ordering.Defaults().Raw() }, func(v param.Values) any { return ordering.FromValues(v) }, ordering.Defaults(), nil},
 		"cas":         {cas.Schema, func() map[string]string { return cas.Defaults().Raw() }, func(v param.Values) any { return cas.FromValues(v) }, cas.Defaults(), nil},
 		"lock":        {lock.Schema, func() map[string]string { return lock.Defaults().Raw() }, func(v param.Values) any { return lock.FromValues(v) }, lock.Defaults(), nil},
+		"lease":       {lease.Schema, func() map[string]string { return lease.Defaults().Raw() }, func(v param.Values) any { return lease.FromValues(v) }, lease.Defaults(), nil},
 		"sent-marker": {sentmarker.Schema, func() map[string]string { return sentmarker.Defaults().Raw() }, func(v param.Values) any { return sentmarker.FromValues(v) }, sentmarker.Defaults(), nil},
 	}
 }

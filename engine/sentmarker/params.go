@@ -2,9 +2,8 @@ package sentmarker
 
 import "github.com/retrylab/retrylab/engine/param"
 
-// Schema declares the parameters (the model has no widget; the CLI and
-// the authors' reference read them here); the defaults are the article's
-// case: a marker, and a first run that crashes before its ack.
+// Schema declares the parameters, for the widget and the CLI alike; the
+// defaults are the article's case: a marker, and a first run that crashes before its ack.
 var Schema = param.Schema{
 	{Name: "marker", Label: "Sent marker", Kind: param.Bool, Default: "on",
 		Help: "the job writes a sent marker after sending and checks it before"},

@@ -61,76 +61,101 @@ func Run(p Params) (Result, error) {
 		return Result{}, err
 	}
 	j := &job{p: p, s: sim.New(0)}
-	for n := 1; !j.run(n); n++ {
-		// each delivery until one is acknowledged
+	for j.n = 1; !j.run(); j.n++ {
+		// it crashed: the queue delivers the job again
 	}
 	j.res.Trace = j.s.Trace
 	return j.res, nil
 }
 
-// job is the job's world: the parameters, the clock, the marker in the
-// database and what happened so far.
-type job struct {
-	p      Params
-	s      *sim.Sim
-	marked bool // the sent marker is committed
-	res    Result
-}
-
-// run is the job's n-th delivery: check the marker, send, commit the
-// marker on its own, acknowledge. It reports whether the job acknowledged;
-// after a crash the queue delivers it again.
-func (j *job) run(n int) (acked bool) {
+// run is one delivery of the job. It reports whether the job acknowledged
+// it; false when it crashed first, and the queue will deliver it again.
+func (j *job) run() (acked bool) {
 	j.res.Runs++
-	j.say(Deliver, "queue", "job", "The queue delivers job_1 (run "+strconv.Itoa(n)+").")
-	if j.p.Marker && j.marked {
+	j.step(Deliver, "queue", "job")
+	if j.p.Marker && j.marked { // 1. the marker is there: skip the send
 		j.res.Skipped++
-		j.say(Skip, "job", "db", "The sent marker for job_1 is there: skip the send.")
+		j.step(Skip, "job", "db")
 	} else {
 		if j.p.Marker {
-			j.say(Check, "job", "db", "No sent marker for job_1.")
+			j.step(Check, "job", "db")
 		}
-		j.res.Sent++
-		j.say(Send, "job", "provider", "The provider sends the message (message "+strconv.Itoa(j.res.Sent)+").")
-		if j.crashes(n, BeforeMarker) {
+		j.res.Sent++ // 2. send
+		j.step(Send, "job", "provider")
+		if j.crashes(BeforeMarker) {
 			return false
 		}
-		if j.p.Marker {
+		if j.p.Marker { // 3. write the marker and commit it, on its own
 			j.marked = true
-			j.say(Mark, "job", "db", "Write the sent marker for job_1.")
+			j.step(Mark, "job", "db")
 		}
 	}
-	if j.crashes(n, BeforeAck) {
+	if j.crashes(BeforeAck) {
 		return false
 	}
-	j.say(Ack, "job", "queue", "Acknowledge job_1: the queue forgets it.")
+	j.step(Ack, "job", "queue") // 4. acknowledge
 	return true
 }
 
-// crashes reports whether the first run crashes at this point, and then
-// waits out the queue's redelivery.
-func (j *job) crashes(n int, at Crash) bool {
-	if n != 1 || j.p.Crash != at {
+// job is a run of the model in progress.
+type job struct {
+	p      Params
+	s      *sim.Sim
+	n      int  // the delivery being run, 1 first
+	marked bool // the sent marker is written
+	res    Result
+}
+
+// step records what the job does next, a Tick after the last step.
+func (j *job) step(kind sim.Kind, lane, to string) {
+	j.s.RunUntil(j.s.Now() + Tick)
+	j.s.Record(sim.Event{Kind: kind, Lane: lane, To: to, Ref: "job_1", N: j.n, M: j.res.Sent, Say: sayer})
+}
+
+// crashes reports whether the first run crashes at at, and if so records
+// the crash and waits for the queue's redelivery.
+func (j *job) crashes(at Crash) bool {
+	if j.n != 1 || j.p.Crash != at {
 		return false
 	}
-	j.say(Crashed, "job", "", "The job crashes before it acknowledges.")
+	j.s.RunUntil(j.s.Now() + Tick)
+	j.s.Record(sim.Event{Kind: Crashed, Lane: "job", Ref: "job_1", N: j.n, M: j.res.Sent, Detail: string(at), Say: sayer})
 	j.s.RunUntil(j.s.Now() + Redelivery)
 	return true
 }
 
-// say records an event a tick after the one before.
-func (j *job) say(kind sim.Kind, lane, to, text string) {
-	j.s.RunUntil(j.s.Now() + Tick)
-	j.s.Record(sim.Event{Kind: kind, Lane: lane, To: to, Text: text, Ref: "job_1"})
-}
-
-// Kinds of the trace's events; Ref is the job.
+// Kinds of the trace's events. Ref is the job, N the run (1 first) and M
+// the messages sent so far.
 const (
 	Deliver sim.Kind = "deliver" // the queue delivers the job
-	Crashed sim.Kind = "crash"   // the job crashes
+	Crashed sim.Kind = "crash"   // the job crashes: Detail the Crash point
 	Skip    sim.Kind = "skip"    // the marker says sent: the job skips
 	Check   sim.Kind = "check"   // the job checks the marker and finds none
 	Send    sim.Kind = "send"    // the provider sends the message
 	Mark    sim.Kind = "mark"    // the job writes the marker
 	Ack     sim.Kind = "ack"     // the job acknowledges the delivery
 )
+
+// sayer writes an event's sentence from its fields, when it is shown.
+var sayer = &sim.Sayer{Say: func(e sim.Event) string {
+	switch e.Kind {
+	case Deliver:
+		return "The queue delivers " + e.Ref + " (run " + strconv.Itoa(e.N) + ")."
+	case Crashed:
+		if Crash(e.Detail) == BeforeMarker {
+			return "The job crashes after the send, before it writes the marker."
+		}
+		return "The job crashes after the marker, before it acknowledges."
+	case Skip:
+		return "The sent marker for " + e.Ref + " is there: skip the send."
+	case Check:
+		return "No sent marker for " + e.Ref + "."
+	case Send:
+		return "The provider sends the message (message " + strconv.Itoa(e.M) + ")."
+	case Mark:
+		return "Write and commit the sent marker for " + e.Ref + "."
+	case Ack:
+		return "Acknowledge " + e.Ref + ": the queue forgets it."
+	}
+	return string(e.Kind)
+}}

@@ -44,6 +44,9 @@ var all = []*Widget{
 	&Saga,
 	&Ordering,
 	&Lock,
+	&Lease,
+	&CAS,
+	&SentMarker,
 }
 
 // Lookup returns the widget called name.
