@@ -4,7 +4,7 @@
 // included from the module's own source.
 //
 // Each feature is a goldmark extension of its own, in a file of its own
-// (FrontMatter, Widgets, Includes, Anchors, Highlighting), usable without
+// (FrontMatter, Widgets, WidgetLinks, Includes, Anchors, Highlighting), usable without
 // the rest; Converter puts them together for the site generator.
 //
 // Raw HTML in markdown is not rendered (goldmark's default): every
@@ -105,6 +105,7 @@ func New(opts ...Option) *Converter {
 		Highlighting,
 		Anchors,
 		NewWidgets(o.widgetOpts...),
+		WidgetLinks,
 		NewIncludes(o.includeOpts...),
 		NewLive(o.liveOpts...),
 	}
