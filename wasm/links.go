@@ -9,8 +9,12 @@ import (
 )
 
 // highlightFor is how long, in milliseconds, the controls a link changed
-// stay marked.
-const highlightFor = 1600
+// stay marked; scrollWait, the longest the marks wait for a smooth scroll
+// to the widget to end before that time starts.
+const (
+	highlightFor = 1600
+	scrollWait   = 1500
+)
 
 // listenLinks answers the prose's widget links (site/markdown,
 // widgetlink.go): each is a permalink to a widget of the page in some
@@ -46,17 +50,17 @@ func listenLinks(doc js.Value) {
 			return // the permalink's restore says what is wrong
 		}
 		ev.Call("preventDefault")
-		setWidget(root, w.Schema, v)
-		bringIntoView(root)
+		changed := setWidget(root, w.Schema, v)
+		highlight(root, changed, bringIntoView(root))
 	})
 }
 
 // setWidget sets root's controls to v (Schema.FillForm), re-runs the
-// widget if any changed, and marks those that did.
-func setWidget(root element, s widget.Schema, v widget.Values) {
+// widget if any changed, and returns those that did.
+func setWidget(root element, s widget.Schema, v widget.Values) []element {
 	form := query(root.Value, "[data-region=controls]")
 	if form == nil {
-		return
+		return nil
 	}
 	els := queryAll(form.Value, "select[name], input[name]")
 	cs := make([]widget.Control, len(els))
@@ -78,30 +82,35 @@ func setWidget(root element, s widget.Schema, v widget.Values) {
 		}
 		changed = append(changed, els[i])
 	}
-	if len(changed) == 0 {
-		return
+	if len(changed) > 0 {
+		// The widget's own listener re-reads the whole form, once.
+		ev := js.Global().Get("Event").New("change", map[string]any{"bubbles": true})
+		changed[0].Call("dispatchEvent", ev)
 	}
-	// The widget's own listener re-reads the whole form, once.
-	ev := js.Global().Get("Event").New("change", map[string]any{"bubbles": true})
-	changed[0].Call("dispatchEvent", ev)
-	highlight(root, changed)
+	return changed
 }
 
 // highlight marks the changed controls, and the label or list item each
 // belongs to, with the class w-changed (widget.css fades it in and out,
-// without motion under prefers-reduced-motion) for highlightFor, opening
-// "More parameters" if one of them is in it.
-func highlight(root element, changed []element) {
-	if cancel := unmark[root.ID()]; cancel != nil {
+// without motion under prefers-reduced-motion), opening "More
+// parameters" if one of them is in it. The marks stay for highlightFor,
+// counted from the end of the scroll when scrolling, so that a reader
+// brought from far down the page still sees them.
+func highlight(root element, changed []element, scrolling bool) {
+	id := root.ID()
+	if cancel := unmark[id]; cancel != nil {
 		cancel()
+	}
+	if len(changed) == 0 {
+		return
 	}
 	var marked []element
 	for _, el := range changed {
 		marked = append(marked, el)
 		if item := closest(el.Value, ".w-item"); item != nil {
 			marked = append(marked, item)
-		} else if id := el.ID(); id != "" {
-			if label := query(root.Value, `label[for="`+id+`"]`); label != nil {
+		} else if cid := el.ID(); cid != "" {
+			if label := query(root.Value, `label[for="`+cid+`"]`); label != nil {
 				marked = append(marked, label)
 			}
 		}
@@ -112,13 +121,35 @@ func highlight(root element, changed []element) {
 	for _, el := range marked {
 		el.Get("classList").Call("add", "w-changed")
 	}
-	id := root.ID()
-	unmark[id] = later(highlightFor, func() {
+	done := false
+	var stop func() // cancels the timer, once started
+	end := func() {
+		if done {
+			return
+		}
+		done = true
 		delete(unmark, id)
 		for _, el := range marked {
 			el.Get("classList").Call("remove", "w-changed")
 		}
-	})
+	}
+	unmark[id] = func() {
+		if stop != nil {
+			stop()
+		}
+		end()
+	}
+	start := func() {
+		if !done && stop == nil {
+			stop = later(highlightFor, end)
+		}
+	}
+	if scrolling {
+		whenScrolled(start)
+		later(scrollWait, start) // in case the scroll's end is never told
+	} else {
+		start()
+	}
 }
 
 // unmark ends a widget's pending highlight, by the widget's id, so that a
@@ -127,8 +158,8 @@ var unmark = map[string]func(){}
 
 // bringIntoView scrolls root to the top of the window unless its title
 // is already in view: smoothly, or at once for a reader who asks for
-// reduced motion.
-func bringIntoView(root element) {
+// reduced motion. It reports whether a smooth scroll has begun.
+func bringIntoView(root element) bool {
 	win := js.Global()
 	title := query(root.Value, ".w-title")
 	if title == nil {
@@ -136,11 +167,30 @@ func bringIntoView(root element) {
 	}
 	r := title.Call("getBoundingClientRect")
 	if r.Get("top").Float() >= 0 && r.Get("bottom").Float() <= win.Get("innerHeight").Float() {
-		return
+		return false
 	}
-	behavior := "smooth"
-	if win.Call("matchMedia", "(prefers-reduced-motion: reduce)").Get("matches").Bool() {
-		behavior = "auto"
+	smooth := !win.Call("matchMedia", "(prefers-reduced-motion: reduce)").Get("matches").Bool()
+	behavior := "auto"
+	if smooth {
+		behavior = "smooth"
 	}
 	root.Call("scrollIntoView", map[string]any{"block": "start", "behavior": behavior})
+	return smooth
+}
+
+// whenScrolled runs fn once the window's scroll ends, or at once in a
+// browser that does not say when (no scrollend event).
+func whenScrolled(fn func()) {
+	win := js.Global()
+	if win.Get("onscrollend").IsUndefined() {
+		fn()
+		return
+	}
+	var f js.Func
+	f = js.FuncOf(func(js.Value, []js.Value) any {
+		f.Release()
+		fn()
+		return nil
+	})
+	win.Call("addEventListener", "scrollend", f, map[string]any{"once": true})
 }

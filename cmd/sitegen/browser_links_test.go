@@ -68,6 +68,10 @@ func TestBrowserWidgetLink(t *testing.T) {
 		t.Errorf("the click navigated: address and history %q, before it %q", after, before)
 	}
 	p.waitJS(titleInView)
+	// The mark outlasts the scroll, so the reader sees it.
+	if on := evalT[bool](t, ctx, `document.querySelector('`+p.control("keys")+`').classList.contains("w-changed")`); !on {
+		t.Error("the changed control is no longer marked when the widget comes into view")
+	}
 	if marked := evalT[[]string](t, ctx, `window.__marked`); strings.Join(marked, ",") != "keys" {
 		t.Errorf("controls marked as changed: %v, want [keys]", marked)
 	}
