@@ -91,6 +91,17 @@ func TestBrowserWidgetLink(t *testing.T) {
 	if d := evalT[string](t, ctx, `getComputedStyle(document.querySelector('`+p.control("keys")+`')).transitionDuration`); strings.Trim(d, "0s, ") != "" {
 		t.Errorf("under reduced motion the mark's transition lasts %q", d)
 	}
+	// Nor does the page glide to the widget: it is in view as soon as the
+	// click has been handled.
+	const perAttempt = `a[data-widget-link="payment-1"][href*="keys=per-attempt"]`
+	if evalT[bool](t, ctx, `document.querySelector('`+perAttempt+`').scrollIntoView({block: "center"}), `+titleInView) {
+		t.Fatal("the widget's title is in view before the second click")
+	}
+	p.do(chromedp.Click(chromedp.CSS(perAttempt)))
+	if !evalT[bool](t, ctx, titleInView) {
+		t.Error("under reduced motion the widget is not in view at once after the click")
+	}
+	p.waitFigure("charges", "2")
 	clean(t, ctx, p.con)
 }
 
