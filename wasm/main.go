@@ -39,6 +39,7 @@ func main() {
 			showError(root, err.Error())
 		}
 	}
+	listenLinks(doc)
 	select {} // keep the module alive to answer events
 }
 

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"encoding/xml"
+	"html"
 	"io"
 	"os"
 	"path/filepath"
@@ -221,5 +222,55 @@ func TestIncludesAreShort(t *testing.T) {
 	}
 	if n < 20 {
 		t.Errorf("%d includes found; the captions' form may have changed", n)
+	}
+}
+
+var (
+	widgetRootRE = regexp.MustCompile(`<figure class="widget" id="w-([^"]+)" data-widget="([^"]+)"`)
+	widgetLinkRE = regexp.MustCompile(`<a data-widget-link="([^"]+)" href="([^"]+)"`)
+)
+
+// Every widget of every page is driven by at least one link in its
+// prose, and every link is a permalink to a widget of its page in a
+// state the widget's schema accepts.
+func TestEveryWidgetHasALink(t *testing.T) {
+	dir := builtSite(t)
+	pages, _ := filepath.Glob(filepath.Join(dir, "*", "index.html"))
+	pages = append(pages, filepath.Join(dir, "index.html"))
+	widgets, links := 0, 0
+	for _, page := range pages {
+		body := readFile(t, page)
+		name := strings.TrimPrefix(filepath.Dir(page), dir) + "/"
+		roots := map[string]string{} // widget names by id without "w-"
+		for _, m := range widgetRootRE.FindAllStringSubmatch(body, -1) {
+			roots[m[1]] = m[2]
+		}
+		linked := map[string]bool{}
+		for _, m := range widgetLinkRE.FindAllStringSubmatch(body, -1) {
+			links++
+			linked[m[1]] = true
+			id, query := widget.SplitPermalink(strings.SplitN(html.UnescapeString(m[2]), "#", 2)[0])
+			w, err := widget.Find(roots[m[1]])
+			switch {
+			case id != widget.IDPrefix+m[1]:
+				t.Errorf("%s: the link to %s is a permalink to %q", name, m[1], id)
+			case err != nil:
+				t.Errorf("%s: a link to %s, which the page lacks", name, m[1])
+			default:
+				if _, err := w.Schema.ParseQuery(query); err != nil {
+					t.Errorf("%s: the link to %s sets %q: %v", name, m[1], query, err)
+				}
+			}
+		}
+		for _, m := range widgetRootRE.FindAllStringSubmatch(body, -1) {
+			id := m[1]
+			widgets++
+			if !linked[id] {
+				t.Errorf("%s: no link in the prose sets the widget %s", name, id)
+			}
+		}
+	}
+	if widgets < 20 || links < widgets {
+		t.Errorf("%d widgets and %d links found; the markup's form may have changed", widgets, links)
 	}
 }

@@ -4,10 +4,10 @@
 // included from the module's own source.
 //
 // Each feature is a goldmark extension of its own, in a file of its own
-// (FrontMatter, Fences, Widgets, Includes, Anchors, Highlighting), usable
-// without the rest; Converter puts them together for the site generator,
-// and lists each page's links, images and ids (Page.Refs, Page.IDs) for it
-// to check against the site it builds.
+// (FrontMatter, Fences, Widgets, WidgetLinks, Includes, Anchors,
+// Highlighting), usable without the rest; Converter puts them together for
+// the site generator, and lists each page's links, images and ids
+// (Page.Refs, Page.IDs) for it to check against the site it builds.
 //
 // Raw HTML in markdown is not rendered (goldmark's default): every
 // interactive part of a page is a widget block, checked at build time, so
@@ -112,6 +112,7 @@ func New(opts ...Option) *Converter {
 		Highlighting,
 		Anchors,
 		NewWidgets(o.widgetOpts...),
+		WidgetLinks,
 		NewIncludes(o.includeOpts...),
 		NewLive(o.liveOpts...),
 	}

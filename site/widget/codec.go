@@ -102,6 +102,31 @@ func (v Values) Query() string {
 // ParseQuery checks an embed URL's query against the schema. A parameter
 // given twice is an error rather than a silent choice of one.
 func (s Schema) ParseQuery(query string) (Values, error) {
+	raw, err := decodeQuery(query)
+	if err != nil {
+		return Values{}, err
+	}
+	return s.Parse(raw)
+}
+
+// WithQuery returns v with the parameters a query gives replaced, checked
+// as ParseQuery checks them: a link in the prose sets some of a widget's
+// parameters and keeps the others as the article wrote them.
+func (v Values) WithQuery(query string) (Values, error) {
+	q, err := decodeQuery(query)
+	if err != nil {
+		return Values{}, err
+	}
+	raw := v.Raw()
+	for k, val := range q {
+		raw[k] = val
+	}
+	return v.schema.Parse(raw)
+}
+
+// decodeQuery reads a query string (with or without its "?") into its
+// parameters, unescaped.
+func decodeQuery(query string) (map[string]string, error) {
 	query = strings.TrimPrefix(query, "?")
 	q := map[string][]string{}
 	for _, part := range strings.Split(query, "&") {
@@ -112,7 +137,7 @@ func (s Schema) ParseQuery(query string) (Values, error) {
 		key, ok1 := queryUnescape(k)
 		val, ok2 := queryUnescape(v)
 		if !ok1 || !ok2 {
-			return Values{}, &Error{Param: "query", Value: part, Msg: "is not valid URL encoding"}
+			return nil, &Error{Param: "query", Value: part, Msg: "is not valid URL encoding"}
 		}
 		q[key] = append(q[key], val)
 	}
@@ -124,11 +149,11 @@ func (s Schema) ParseQuery(query string) (Values, error) {
 	sort.Strings(keys)
 	for _, k := range keys {
 		if len(q[k]) > 1 {
-			return Values{}, &Error{Param: k, Value: strings.Join(q[k], ","), Msg: "is given more than once"}
+			return nil, &Error{Param: k, Value: strings.Join(q[k], ","), Msg: "is given more than once"}
 		}
 		raw[k] = q[k][0]
 	}
-	return s.Parse(raw)
+	return raw, nil
 }
 
 // queryEscape and queryUnescape do what net/url's QueryEscape and

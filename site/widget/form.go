@@ -80,3 +80,34 @@ func (s Schema) ReadForm(cs []Control) map[string]string {
 	}
 	return raw
 }
+
+// FillForm is ReadForm's inverse: the controls cs (a widget's form, in
+// document order, as the page reads it) set to the values v, as control
+// would have written them. A link in the prose sets a widget's form in
+// place with it; ReadForm of the result gives v back. Controls that name
+// no parameter are returned as they are.
+func (s Schema) FillForm(cs []Control, v Values) []Control {
+	out := make([]Control, len(cs))
+	items := map[string]int{}
+	for i, c := range cs {
+		out[i] = c
+		p, ok := s.Param(c.Name)
+		if !ok {
+			continue
+		}
+		switch {
+		case p.Kind == EnumList:
+			n := items[c.Name]
+			items[c.Name]++
+			out[i].Value = p.Pad
+			if list := v.List(p.Name); n < len(list) {
+				out[i].Value = list[n]
+			}
+		case c.Checkbox:
+			out[i].Checked = v.Bool(p.Name)
+		default:
+			out[i].Value = v.Text(p.Name)
+		}
+	}
+	return out
+}

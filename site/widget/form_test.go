@@ -92,3 +92,63 @@ func TestReadFormCountsItems(t *testing.T) {
 		t.Fatalf("checkboxes read as %v", cb)
 	}
 }
+
+// FillForm sets a form to any values: for every widget, the form drawn at
+// its defaults, filled with each parameter changed, reads back as those
+// values; and a form drawn changed, filled with the defaults, reads back
+// as the defaults.
+func TestFillFormIsReadFormsInverse(t *testing.T) {
+	for _, w := range All() {
+		def := w.Schema.Defaults()
+		var h HTML
+		if err := Render(&h, w, def, Place{ID: "w-" + w.Name + "-1"}); err != nil {
+			t.Fatal(err)
+		}
+		atDefaults := controlsOf(t, h.String())
+		for _, p := range w.Schema {
+			v := changeOne(t, def, p)
+			back, err := w.Schema.Parse(w.Schema.ReadForm(w.Schema.FillForm(atDefaults, v)))
+			if err != nil || back.JSON() != v.JSON() {
+				t.Errorf("%s: the form filled with %s changed reads back as %s (%v), want %s", w.Name, p.Name, back.JSON(), err, v.JSON())
+			}
+			var c HTML
+			if err := Render(&c, w, v, Place{ID: "w-" + w.Name + "-1"}); err != nil {
+				t.Fatal(err)
+			}
+			back, err = w.Schema.Parse(w.Schema.ReadForm(w.Schema.FillForm(controlsOf(t, c.String()), def)))
+			if err != nil || back.JSON() != def.JSON() {
+				t.Errorf("%s: the form drawn with %s changed, filled with the defaults, reads back as %s (%v)", w.Name, p.Name, back.JSON(), err)
+			}
+		}
+	}
+}
+
+// A link sets some parameters and keeps the others as the article set
+// them; what it may not set, it names.
+func TestWithQuery(t *testing.T) {
+	article, err := Payment.Schema.Parse(map[string]string{"keys": "off", "faults": "lose-response, ok", "attempts": "3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := article.WithQuery("keys=per-intent")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.String("keys") != "per-intent" || v.Int("attempts") != 3 || strings.Join(v.List("faults"), ",") != "lose-response" {
+		t.Errorf("WithQuery(keys=per-intent) = %s", v.JSON())
+	}
+	if v, err := article.WithQuery("faults=lose-request%2Close-response&attempts=2"); err != nil || strings.Join(v.List("faults"), ",") != "lose-request,lose-response" || v.Int("attempts") != 2 {
+		t.Errorf("an escaped list: %s, %v", v.JSON(), err)
+	}
+	for q, want := range map[string]string{
+		"keys=maybe":        `keys: "maybe" is not allowed (allowed: off, per-intent, per-attempt)`,
+		"kyes=on":           `unknown parameter "kyes" (known: amount, attempts, faults, keys)`,
+		"keys=off&keys=off": `keys: "off,off" is given more than once`,
+		"attempts=%zz":      `query: "attempts=%zz" is not valid URL encoding`,
+		"attempts=11":       `attempts: "11" is out of bounds (allowed: 1 to 10)`,
+	} {
+		if _, err := article.WithQuery(q); err == nil || err.Error() != want {
+			t.Errorf("WithQuery(%q): %v, want %s", q, err, want)
+		}
+	}
+}

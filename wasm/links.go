@@ -1,0 +1,196 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"syscall/js"
+
+	"github.com/retrylab/retrylab/site/widget"
+)
+
+// highlightFor is how long, in milliseconds, the controls a link changed
+// stay marked; scrollWait, the longest the marks wait for a smooth scroll
+// to the widget to end before that time starts.
+const (
+	highlightFor = 1600
+	scrollWait   = 1500
+)
+
+// listenLinks answers the prose's widget links (site/markdown,
+// widgetlink.go): each is a permalink to a widget of the page in some
+// state, and a click on one sets that widget's controls to the state in
+// place, re-runs it through its form's change event, as if the reader had
+// set them, brings it into view if its title is not, and marks the
+// controls that changed for a moment. The page neither reloads nor
+// navigates. Until the module runs, and for a widget it could not
+// hydrate, the link is what its href says: the permalink, which the
+// module restores on load.
+func listenLinks(doc js.Value) {
+	listen(doc, "click", func(ev js.Value) {
+		// A click that opens a tab or a window keeps its meaning.
+		if ev.Get("defaultPrevented").Bool() || ev.Get("button").Int() != 0 ||
+			ev.Get("ctrlKey").Bool() || ev.Get("metaKey").Bool() || ev.Get("shiftKey").Bool() || ev.Get("altKey").Bool() {
+			return
+		}
+		link := closest(ev.Get("target"), "a[data-widget-link]")
+		if link == nil {
+			return
+		}
+		id, query := widget.SplitPermalink(link.Get("search").String())
+		root := wrap(doc.Call("getElementById", id))
+		if root == nil || root.GetAttribute("data-hydrated") != "true" {
+			return
+		}
+		w, err := widget.Find(root.GetAttribute("data-widget"))
+		if err != nil {
+			return
+		}
+		v, err := w.Schema.ParseQuery(query)
+		if err != nil {
+			return // the permalink's restore says what is wrong
+		}
+		ev.Call("preventDefault")
+		changed := setWidget(root, w.Schema, v)
+		highlight(root, changed, bringIntoView(root))
+	})
+}
+
+// setWidget sets root's controls to v (Schema.FillForm), re-runs the
+// widget if any changed, and returns those that did.
+func setWidget(root element, s widget.Schema, v widget.Values) []element {
+	form := query(root.Value, "[data-region=controls]")
+	if form == nil {
+		return nil
+	}
+	els := queryAll(form.Value, "select[name], input[name]")
+	cs := make([]widget.Control, len(els))
+	for i, el := range els {
+		cs[i] = widget.Control{Name: el.Get("name").String(), Value: el.Get("value").String()}
+		if el.Get("type").String() == "checkbox" {
+			cs[i].Checkbox, cs[i].Checked = true, el.Get("checked").Bool()
+		}
+	}
+	var changed []element
+	for i, c := range s.FillForm(cs, v) {
+		if c == cs[i] {
+			continue
+		}
+		if c.Checkbox {
+			els[i].Set("checked", c.Checked)
+		} else {
+			els[i].Set("value", c.Value)
+		}
+		changed = append(changed, els[i])
+	}
+	if len(changed) > 0 {
+		// The widget's own listener re-reads the whole form, once.
+		ev := js.Global().Get("Event").New("change", map[string]any{"bubbles": true})
+		changed[0].Call("dispatchEvent", ev)
+	}
+	return changed
+}
+
+// highlight marks the changed controls, and the label or list item each
+// belongs to, with the class w-changed (widget.css fades it in and out,
+// without motion under prefers-reduced-motion), opening "More
+// parameters" if one of them is in it. The marks stay for highlightFor,
+// counted from the end of the scroll when scrolling, so that a reader
+// brought from far down the page still sees them.
+func highlight(root element, changed []element, scrolling bool) {
+	id := root.ID()
+	if cancel := unmark[id]; cancel != nil {
+		cancel()
+	}
+	if len(changed) == 0 {
+		return
+	}
+	var marked []element
+	for _, el := range changed {
+		marked = append(marked, el)
+		if item := closest(el.Value, ".w-item"); item != nil {
+			marked = append(marked, item)
+		} else if cid := el.ID(); cid != "" {
+			if label := query(root.Value, `label[for="`+cid+`"]`); label != nil {
+				marked = append(marked, label)
+			}
+		}
+		if more := closest(el.Value, "details.w-more"); more != nil {
+			more.Set("open", true)
+		}
+	}
+	for _, el := range marked {
+		el.Get("classList").Call("add", "w-changed")
+	}
+	done := false
+	var stop func() // cancels the timer, once started
+	end := func() {
+		if done {
+			return
+		}
+		done = true
+		delete(unmark, id)
+		for _, el := range marked {
+			el.Get("classList").Call("remove", "w-changed")
+		}
+	}
+	unmark[id] = func() {
+		if stop != nil {
+			stop()
+		}
+		end()
+	}
+	start := func() {
+		if !done && stop == nil {
+			stop = later(highlightFor, end)
+		}
+	}
+	if scrolling {
+		whenScrolled(start)
+		later(scrollWait, start) // in case the scroll's end is never told
+	} else {
+		start()
+	}
+}
+
+// unmark ends a widget's pending highlight, by the widget's id, so that a
+// second link clicked meanwhile starts a highlight of its own.
+var unmark = map[string]func(){}
+
+// bringIntoView scrolls root to the top of the window unless its title
+// is already in view: smoothly, or at once for a reader who asks for
+// reduced motion. It reports whether a smooth scroll has begun.
+func bringIntoView(root element) bool {
+	win := js.Global()
+	title := query(root.Value, ".w-title")
+	if title == nil {
+		title = root
+	}
+	r := title.Call("getBoundingClientRect")
+	if r.Get("top").Float() >= 0 && r.Get("bottom").Float() <= win.Get("innerHeight").Float() {
+		return false
+	}
+	smooth := !win.Call("matchMedia", "(prefers-reduced-motion: reduce)").Get("matches").Bool()
+	behavior := "auto"
+	if smooth {
+		behavior = "smooth"
+	}
+	root.Call("scrollIntoView", map[string]any{"block": "start", "behavior": behavior})
+	return smooth
+}
+
+// whenScrolled runs fn once the window's scroll ends, or at once in a
+// browser that does not say when (no scrollend event).
+func whenScrolled(fn func()) {
+	win := js.Global()
+	if win.Get("onscrollend").IsUndefined() {
+		fn()
+		return
+	}
+	var f js.Func
+	f = js.FuncOf(func(js.Value, []js.Value) any {
+		f.Release()
+		fn()
+		return nil
+	})
+	win.Call("addEventListener", "scrollend", f, map[string]any{"once": true})
+}
