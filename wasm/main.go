@@ -32,8 +32,10 @@ func main() {
 	target, params := widget.SplitPermalink(js.Global().Get("location").Get("search").String())
 	embed := doc.Get("documentElement").Call("hasAttribute", "data-embed").Bool()
 	for _, root := range queryAll(doc, "[data-widget]") {
+		yield() // one widget per task
 		if (target != "" && target == root.ID()) || (target == "" && embed && params != "") {
 			root = restore(root, params)
+			yield() // the redraw in one task, the binding in the next
 		}
 		if err := hydrate(root); err != nil {
 			showError(root, err.Error())
