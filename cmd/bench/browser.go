@@ -331,11 +331,11 @@ type timedChange struct {
 // re-runs the engine and redraws the output region within the dispatch),
 // then forces style and layout so that the figure is all the main-thread
 // work before the next paint.
-const changesJS = `(async (name, param, values, n, setup) => {
+var changesJS = `(async (name, param, values, n, setup) => {
   const root = document.querySelector('[data-widget="' + name + '"]');
   const frame = () => new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)));
   const set = (p, v) => {
-    const el = root.querySelector('[data-region=controls] [name="' + p + '"]');
+    const el = root.querySelector('` + widget.RegionControls.Selector() + ` [name="' + p + '"]');
     if (!el) throw new Error("widget " + name + ": no control named " + p);
     if (el.type === "checkbox") el.checked = (v === "on"); else el.value = v;
     el.dispatchEvent(new Event("change", {bubbles: true}));

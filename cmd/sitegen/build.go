@@ -462,7 +462,7 @@ func sortArticles(as []*article) {
 // 404.html into dir, and returns how many HTML files it wrote. The embed
 // snippets in the pages name origin.
 func renderSite(dir, templates string, as *assets, pages []*article, origin string) (int, error) {
-	layouts, err := loadTemplates(templates, template.FuncMap{"asset": as.url})
+	layouts, err := loadTemplates(templates, template.FuncMap{"asset": as.url, "selectors": widget.Selectors})
 	if err != nil {
 		return 0, err
 	}

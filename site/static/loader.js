@@ -18,6 +18,12 @@
   // and a permalink to a widget (?w=NAME-N&...).
   var embedPage = document.documentElement.hasAttribute("data-embed");
   var eager = (embedPage && location.search.length > 1) || /[?&]w=/.test(location.search);
+  // The parts of a widget the loader looks for, by the selectors the page
+  // carries (declared once, in site/widget/names.go).
+  var sel = JSON.parse(me.getAttribute("data-selectors") || "{}");
+  ["output", "snippet", "copied", "copy"].forEach(function (name) {
+    if (!sel[name]) throw new Error("retrylab loader: the page's data-selectors has no " + name);
+  });
   var wasmURL = me.getAttribute("data-wasm");
   var execURL = me.getAttribute("data-exec");
   var prepared = null; // the module's instance, once asked for: see prepare
@@ -43,7 +49,7 @@
         p = document.createElement("p");
         p.className = "w-error";
         p.setAttribute("role", "alert");
-        var out = root.querySelector("[data-region=output]");
+        var out = root.querySelector(sel.output);
         root.insertBefore(p, out);
       }
       p.textContent = msg;
@@ -181,11 +187,11 @@
   // allowed, selected, for the reader's own Ctrl+C. Delegated from the
   // document, since the module may draw a widget afresh.
   document.addEventListener("click", function (ev) {
-    var btn = ev.target.closest && ev.target.closest("[data-action=copy]");
+    var btn = ev.target.closest && ev.target.closest(sel.copy);
     if (!btn) return;
     var panel = btn.closest(".w-embed");
-    var text = panel && panel.querySelector("[data-region=snippet]");
-    var said = panel && panel.querySelector("[data-region=copied]");
+    var text = panel && panel.querySelector(sel.snippet);
+    var said = panel && panel.querySelector(sel.copied);
     if (!text) return;
     function selected() {
       text.focus();
