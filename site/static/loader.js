@@ -26,7 +26,7 @@
   });
   var wasmURL = me.getAttribute("data-wasm");
   var execURL = me.getAttribute("data-exec");
-  var prepared = null; // the module's instance, once asked for: see prepare
+  var prepared = null; // the promise of the module's instance: see prepare
   var started = false;
   var failed = false;
   // readerHere is whether the reader has given any input yet (see
@@ -91,9 +91,11 @@
 
   // start runs the module, once: it hydrates the widgets one per task
   // (wasm/main.go). The Go runtime's own start is one task that cannot be
-  // cut (about 50 ms on a laptop, four times that on a slow phone, most
-  // of it V8 compiling the functions the runtime calls first), which is
-  // why it waits for the reader rather than running as the page loads.
+  // cut: V8 compiles a module's functions on the main thread when each is
+  // first called, and the runtime calls some 350 before any of the
+  // handbook's code runs (50 to 75 ms on the machine the bench runs on,
+  // four times that on the slow phone Lighthouse imitates). That is why
+  // it waits for the reader rather than running as the page loads.
   function start() {
     if (started) return;
     started = true;
