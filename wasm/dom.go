@@ -78,6 +78,16 @@ func later(ms int, fn func()) (cancel func()) {
 	}
 }
 
+// yield lets the page run what it has queued (the reader's input, a frame
+// to draw) before the module goes on: it returns in a task of the page's
+// own, from setTimeout. The module's start is cut this way into short
+// tasks, one per widget, instead of one that holds the main thread.
+func yield() {
+	done := make(chan struct{})
+	later(0, func() { close(done) })
+	<-done
+}
+
 // pageClock is the replay's clock in the page: setTimeout.
 type pageClock struct{}
 

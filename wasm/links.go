@@ -58,7 +58,7 @@ func listenLinks(doc js.Value) {
 // setWidget sets root's controls to v (Schema.FillForm), re-runs the
 // widget if any changed, and returns those that did.
 func setWidget(root element, s widget.Schema, v widget.Values) []element {
-	form := query(root.Value, "[data-region=controls]")
+	form := query(root.Value, widget.RegionControls.Selector())
 	if form == nil {
 		return nil
 	}

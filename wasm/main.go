@@ -32,8 +32,10 @@ func main() {
 	target, params := widget.SplitPermalink(js.Global().Get("location").Get("search").String())
 	embed := doc.Get("documentElement").Call("hasAttribute", "data-embed").Bool()
 	for _, root := range queryAll(doc, "[data-widget]") {
+		yield() // one widget per task
 		if (target != "" && target == root.ID()) || (target == "" && embed && params != "") {
 			root = restore(root, params)
+			yield() // the redraw in one task, the binding in the next
 		}
 		if err := hydrate(root); err != nil {
 			showError(root, err.Error())
@@ -107,14 +109,14 @@ func hydrate(root element) error {
 	}
 	in := &instance{
 		root:    root,
-		form:    query(root.Value, "[data-region=controls]"),
-		out:     query(root.Value, "[data-region=output]"),
-		stepno:  query(root.Value, "[data-region=stepno]"),
-		status:  query(root.Value, "[data-region=status]"),
-		play:    query(root.Value, "[data-action=play]"),
-		scrub:   query(root.Value, "[data-action=scrub]"),
-		snippet: query(root.Value, "[data-region=snippet]"),
-		link:    query(root.Value, "[data-region=permalink]"),
+		form:    query(root.Value, widget.RegionControls.Selector()),
+		out:     query(root.Value, widget.RegionOutput.Selector()),
+		stepno:  query(root.Value, widget.RegionStepNo.Selector()),
+		status:  query(root.Value, widget.RegionStatus.Selector()),
+		play:    query(root.Value, widget.ActionPlay.Selector()),
+		scrub:   query(root.Value, widget.ActionScrub.Selector()),
+		snippet: query(root.Value, widget.RegionSnippet.Selector()),
+		link:    query(root.Value, widget.RegionPermalink.Selector()),
 		w:       w,
 		values:  values,
 	}
@@ -149,12 +151,12 @@ func hydrate(root element) error {
 		if btn == nil {
 			return
 		}
-		switch btn.GetAttribute("data-action") {
-		case "play":
+		switch widget.Action(btn.GetAttribute("data-action")) {
+		case widget.ActionPlay:
 			in.toggle()
-		case "back":
+		case widget.ActionBack:
 			in.stepBy(-1)
-		case "forward":
+		case widget.ActionForward:
 			in.stepBy(1)
 		}
 	})
@@ -197,7 +199,7 @@ func (in *instance) key(ev js.Value) {
 	// Inside the output (guard's timeline scrolls sideways from the
 	// keyboard) the keys are the reader's; redrawing it would also take
 	// the focus away.
-	if closest(target, "[data-region=output]") != nil {
+	if closest(target, widget.RegionOutput.Selector()) != nil {
 		return
 	}
 	if !in.ensure() || in.run.Steps() == 0 {
@@ -437,7 +439,7 @@ func showError(root element, msg string) {
 		box = wrap(js.Global().Get("document").Call("createElement", "p"))
 		box.SetAttribute("class", "w-error")
 		box.SetAttribute("role", "alert")
-		if out := query(root.Value, "[data-region=output]"); out != nil {
+		if out := query(root.Value, widget.RegionOutput.Selector()); out != nil {
 			root.Call("insertBefore", box.Value, out.Value)
 		} else {
 			root.Call("appendChild", box.Value)

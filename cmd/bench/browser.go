@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 
 	"github.com/retrylab/retrylab/site/widget"
@@ -92,6 +93,15 @@ func (b *browser) close() {
 	os.RemoveAll(b.dir)
 }
 
+// arrive moves the pointer over the page: a reader's first input, at
+// which the loader starts the module once a widget is near the viewport
+// (site/static/loader.js).
+func (b *browser) arrive() error {
+	ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
+	defer cancel()
+	return chromedp.Do(ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, 10, 10))
+}
+
 // eval evaluates js in the tab, awaiting a promise, within timeout.
 func eval[T any](b *browser, timeout time.Duration, js string) (T, error) {
 	ctx, cancel := context.WithTimeout(b.ctx, timeout)
@@ -111,8 +121,9 @@ type coldLoad struct {
 	FCP      float64 // first contentful paint, ms after navigation start
 	Widgets  int     // widgets on the page
 	OnScreen int     // of which in the first screen once the page loaded
-	// OnScreenMs is when the last of them became interactive, ms after
-	// navigation start; 0 when there are none.
+	// OnScreenMs is the time from the reader's first input (a pointer
+	// moving over the page, once the module is ready) to the last of them
+	// being interactive; 0 when there are none.
 	OnScreenMs float64
 	// Scrolled is whether a widget below the fold was scrolled to while
 	// the module was not loaded yet; IntoViewMs is the time from the
@@ -176,6 +187,22 @@ func loadCold(parent context.Context, chrome, url string) (coldLoad, error) {
 	}
 	c.Widgets, c.OnScreen = counts[0], counts[1]
 	if c.OnScreen > 0 {
+		// The module is fetched and made ready as the page loads, and runs
+		// at the reader's first input: the figure runs from that input,
+		// once the module is ready, to the widgets' being interactive.
+		if _, err := poll[bool](b, 30*time.Second, `(() => {
+  const s = document.querySelector("script[data-wasm]");
+  if (s.dataset.state === "failed") throw new Error("the module failed to load");
+  return s.dataset.state === "ready" || s.dataset.state === "running";
+})()`); err != nil {
+			return c, fmt.Errorf("waiting for the module to be ready: %w", err)
+		}
+		if _, err := eval[bool](b, 10*time.Second, `(addEventListener("pointermove", e => { window.__benchInput = e.timeStamp; }, {once: true, capture: true}), true)`); err != nil {
+			return c, err
+		}
+		if err := b.arrive(); err != nil {
+			return c, err
+		}
 		got, err := poll[string](b, 30*time.Second, `(() => {
   const ws = [...document.querySelectorAll("[data-bench-onscreen]")];
   const bad = ws.find(w => w.dataset.error);
@@ -186,9 +213,15 @@ func loadCold(parent context.Context, chrome, url string) (coldLoad, error) {
 		if err != nil {
 			return c, fmt.Errorf("waiting for the widgets in the first screen: %w", err)
 		}
-		if c.OnScreenMs, err = hydratedAt(got); err != nil {
+		at, err := hydratedAt(got)
+		if err != nil {
 			return c, err
 		}
+		input, err := eval[float64](b, 10*time.Second, `window.__benchInput`)
+		if err != nil {
+			return c, err
+		}
+		c.OnScreenMs = max(0, at-input)
 	}
 
 	// A widget below the fold that is not interactive yet: scroll it into
@@ -255,6 +288,9 @@ func openWidget(b *browser, url, name string) error {
 	if _, err := eval[bool](b, 10*time.Second, `(() => { const w = `+sel+`; if (!w) return false; w.scrollIntoView({block: "center"}); return true; })()`); err != nil {
 		return err
 	}
+	if err := b.arrive(); err != nil {
+		return err
+	}
 	got, err := poll[string](b, 60*time.Second, `(() => { const w = `+sel+`;
   if (!w) return "error: no widget on the page";
   if (w.dataset.error) return "error: " + w.dataset.error;
@@ -295,11 +331,11 @@ type timedChange struct {
 // re-runs the engine and redraws the output region within the dispatch),
 // then forces style and layout so that the figure is all the main-thread
 // work before the next paint.
-const changesJS = `(async (name, param, values, n, setup) => {
+var changesJS = `(async (name, param, values, n, setup) => {
   const root = document.querySelector('[data-widget="' + name + '"]');
   const frame = () => new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)));
   const set = (p, v) => {
-    const el = root.querySelector('[data-region=controls] [name="' + p + '"]');
+    const el = root.querySelector('` + widget.RegionControls.Selector() + ` [name="' + p + '"]');
     if (!el) throw new Error("widget " + name + ": no control named " + p);
     if (el.type === "checkbox") el.checked = (v === "on"); else el.value = v;
     el.dispatchEvent(new Event("change", {bubbles: true}));

@@ -7,8 +7,10 @@
 //     run with the same flags (the floor for standard Go);
 //   - page: the handbook's first chapter (/double-charge/) in headless
 //     chromium, cold loads: first contentful paint, a widget entering the
-//     viewport to its being interactive, bytes transferred; and Lighthouse's
-//     mobile scores;
+//     viewport to its being interactive, bytes transferred; the home page's
+//     widget from the reader's first input to its being interactive; and
+//     Lighthouse's mobile scores of both and of an embed page opened with a
+//     query;
 //   - widgets: every registered widget re-run and re-drawn after a change of
 //     one of its controls, and the backoff widget with 1,000 and 100,000
 //     clients;

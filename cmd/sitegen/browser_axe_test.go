@@ -113,9 +113,9 @@ func axePage(t *testing.T, ctx context.Context, base, p, axe string) {
 		t.Fatal(err)
 	}
 	if evalT[int](t, ctx, `document.querySelectorAll('`+simulators+`').length`) > 0 {
-		// The first widget near the viewport loads the module, which
-		// hydrates them all.
-		if err := chromedp.Do(ctx, chromedp.ScrollIntoView(chromedp.CSS(simulators))); err != nil {
+		// The first widget near the viewport, once a reader is there,
+		// starts the module, which hydrates them all.
+		if err := chromedp.Do(ctx, chromedp.ScrollIntoView(chromedp.CSS(simulators)), arrive()); err != nil {
 			t.Fatal(err)
 		}
 		waitHydrated(t, ctx, con)

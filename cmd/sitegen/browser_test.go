@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
@@ -249,6 +250,62 @@ func TestBrowserPaymentReplayWithKeys(t *testing.T) {
 	}
 }
 
+// The home page's simulator is in the first screen. The loader fetches
+// and instantiates the module as the page loads but runs it only once a
+// reader gives any input: a page nobody uses runs no Go. Hydrating binds
+// the controls and leaves the output the static page drew as it is (the
+// state is the same); the reader's first change redraws it.
+func TestBrowserModuleWaitsForTheReader(t *testing.T) {
+	ts := serveSite(t, builtSite(t))
+	ctx := newBrowser(t)
+	con := watchConsole(ctx)
+	addCSPProbe(t, ctx)
+	if err := chromedp.Do(ctx, chromedp.Navigate(ts.URL+"/")); err != nil {
+		t.Fatal(err)
+	}
+	const root = `[data-widget="payment"]`
+	const loader = `script[data-wasm]`
+	wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if _, err := chromedp.Run(wctx, chromedp.Poll[bool](`document.querySelector('`+loader+`').dataset.state === "ready"`,
+		chromedp.WithPollingInterval(20*time.Millisecond))); err != nil {
+		t.Fatalf("the module was never made ready: %v (state %q, console: %v)", err,
+			evalT[string](t, ctx, `document.querySelector('`+loader+`').dataset.state || ""`), con.problems())
+	}
+	// Mark the output the build drew, to tell it from a redrawn one.
+	evalT[bool](t, ctx, `document.querySelector('`+root+` [data-region="output"]').firstElementChild.dataset.drawnBy = "build", true`)
+	// Nothing runs while nobody is there: a generous wait, since a loader
+	// that ran at once would hydrate within a fraction of it.
+	time.Sleep(time.Second)
+	if st := evalT[string](t, ctx, `document.querySelector('`+loader+`').dataset.state`); st != "ready" {
+		t.Fatalf("with no input the module is %q, want ready (not running)", st)
+	}
+	if evalT[bool](t, ctx, `document.querySelector('`+root+`').hasAttribute("data-hydrated")`) {
+		t.Fatal("the widget was hydrated before any input")
+	}
+
+	if err := chromedp.Do(ctx, arrive(), chromedp.WaitVisible(chromedp.CSS(root+`[data-hydrated="true"]`))); err != nil {
+		t.Fatalf("the widget never became interactive after the reader's input: %v (console: %v)", err, con.problems())
+	}
+	if by := evalT[string](t, ctx, `document.querySelector('`+root+` [data-region="output"]').firstElementChild.dataset.drawnBy || ""`); by != "build" {
+		t.Error("hydrating redrew the output, whose state was the one the page showed")
+	}
+	if ms := evalT[string](t, ctx, `document.querySelector('`+root+`').dataset.ms || ""`); ms != "" {
+		t.Errorf("hydrating re-ran the widget (data-ms %s)", ms)
+	}
+
+	// The first change redraws it.
+	sel := chromedp.CSS(root + ` select[name="keys"]`)
+	if err := chromedp.Do(ctx, chromedp.Focus(sel), chromedp.SendKeys(sel, "per-i")); err != nil {
+		t.Fatal(err)
+	}
+	waitOutcome(t, ctx, "1", "ch_1")
+	if by := evalT[string](t, ctx, `document.querySelector('`+root+` [data-region="output"]').firstElementChild.dataset.drawnBy || ""`); by != "" {
+		t.Error("the first change did not redraw the output")
+	}
+	clean(t, ctx, con)
+}
+
 // waitOutcome waits until the payment widget's outcome shows charges and
 // receipt at the end of its run.
 func waitOutcome(t *testing.T, ctx context.Context, charges, receipt string) {
@@ -261,4 +318,12 @@ func waitOutcome(t *testing.T, ctx context.Context, charges, receipt string) {
 		c, r := outcomeOf(t, ctx)
 		t.Fatalf("waiting for %s charges and receipt %s: %v (shown: %s, %q)", charges, receipt, err, c, r)
 	}
+}
+
+// arrive is a reader's first input on the page: the pointer moving over
+// it. The loader starts the module at the reader's first input once a
+// widget is near the viewport (site/static/loader.js): a page nobody uses
+// never runs it.
+func arrive() chromedp.Action[chromedp.Void] {
+	return chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, 10, 10)
 }

@@ -29,8 +29,8 @@ type wpage struct {
 	name string
 }
 
-// open loads the page of widget name, scrolls to the widget and waits
-// until its module has hydrated it. media are CSS media features to
+// open loads the embed page of widget name, moves the pointer over it as
+// a reader arrives, and waits until its module has hydrated the widget. media are CSS media features to
 // emulate first ("prefers-reduced-motion", "reduce").
 func open(t *testing.T, ts *httptest.Server, name string, media ...string) *wpage {
 	t.Helper()
@@ -48,7 +48,7 @@ func open(t *testing.T, ts *httptest.Server, name string, media ...string) *wpag
 	}
 	if err := chromedp.Do(ctx,
 		chromedp.Navigate(ts.URL+"/embed/"+name+"/"),
-		chromedp.ScrollIntoView(chromedp.CSS(p.root())),
+		arrive(),
 		chromedp.WaitVisible(chromedp.CSS(p.root()+`[data-hydrated="true"]`)),
 	); err != nil {
 		t.Fatalf("%s: the widget never became interactive: %v (console: %v)", name, err, p.con.problems())

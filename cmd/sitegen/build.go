@@ -542,7 +542,7 @@ func sortArticles(as []*article) {
 // snippets in the pages name origin.
 func renderSite(dir, templates string, as *assets, sc *siteContent, origin string) (int, error) {
 	pages := sc.Articles
-	layouts, err := loadTemplates(templates, template.FuncMap{"asset": as.url})
+	layouts, err := loadTemplates(templates, template.FuncMap{"asset": as.url, "selectors": widget.Selectors})
 	if err != nil {
 		return 0, err
 	}

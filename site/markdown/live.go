@@ -131,6 +131,39 @@ var liveFaults = []struct{ value, label string }{
 	{"unavailable", "unavailable: 503 before any work"},
 }
 
+// The parts of the panel live.js looks for, each marked by one attribute,
+// declared here once: render writes the attributes, and the panel's
+// data-selectors holds the selector of each by the name live.js knows it
+// by (liveSelectors), so that live.js repeats none of them.
+const (
+	liveControls = `data-region="controls"`
+	liveStatus   = `data-region="status"`
+	liveLog      = `data-region="log"`
+	liveLedger   = `data-region="ledger"`
+	liveCurl     = `data-region="curl"`
+	liveSend     = `data-action="send"`
+	liveRetry    = `data-action="retry"`
+	liveAccount  = `data-action="account"`
+)
+
+// liveSelectors is the JSON object of the panel's data-selectors.
+func liveSelectors() string {
+	parts := []struct{ name, attr string }{
+		{"controls", liveControls}, {"status", liveStatus}, {"log", liveLog}, {"ledger", liveLedger},
+		{"curl", liveCurl}, {"send", liveSend}, {"retry", liveRetry}, {"account", liveAccount},
+	}
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, p := range parts {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.Quote(p.name) + ":" + strconv.Quote("["+p.attr+"]"))
+	}
+	b.WriteByte('}')
+	return b.String()
+}
+
 // render writes the panel: its controls disabled until live.js starts,
 // the curl session, and the script and stylesheet.
 func (r *liveRenderer) render(w util.BufWriter, source []byte, node gast.Node, entering bool) (gast.WalkStatus, error) {
@@ -143,10 +176,11 @@ func (r *liveRenderer) render(w util.BufWriter, source []byte, node gast.Node, e
 	if r.o.style != "" {
 		b.WriteString(`<link rel="stylesheet" href="` + html.EscapeString(r.o.style) + `">` + "\n")
 	}
-	b.WriteString(`<section class="widget live" id="` + id + `" data-widget="live" data-api="` + html.EscapeString(r.o.api) + `" aria-labelledby="` + id + `-title">` + "\n")
+	b.WriteString(`<section class="widget live" id="` + id + `" data-widget="live" data-api="` + html.EscapeString(r.o.api) +
+		`" data-selectors="` + html.EscapeString(liveSelectors()) + `" aria-labelledby="` + id + `-title">` + "\n")
 	b.WriteString(`<div class="w-head"><p class="w-title" id="` + id + `-title">Live: the sandbox API, from your browser</p>` +
 		`<p class="w-summary">Your browser sends each request below to the real API, as your own sandbox account.</p></div>` + "\n")
-	b.WriteString(`<form class="w-controls live-controls" data-region="controls">` + "\n")
+	b.WriteString(`<form class="w-controls live-controls" ` + liveControls + `>` + "\n")
 	b.WriteString(`<fieldset class="live-keys"><legend>Idempotency keys</legend>`)
 	for _, k := range []struct{ value, label string }{{"off", "off"}, {"per-intent", "per intent"}, {"per-attempt", "per attempt"}} {
 		checked := ""
@@ -161,14 +195,14 @@ func (r *liveRenderer) render(w util.BufWriter, source []byte, node gast.Node, e
 		b.WriteString(`<option value="` + html.EscapeString(f.value) + `">` + html.EscapeString(f.label) + `</option>`)
 	}
 	b.WriteString("</select></label>\n")
-	b.WriteString(`<div class="w-actions"><button type="submit" data-action="send" disabled>Send</button>` +
-		`<button type="button" data-action="retry" disabled>Retry</button>` +
-		`<button type="button" data-action="account" disabled>New account</button></div>` + "\n")
+	b.WriteString(`<div class="w-actions"><button type="submit" class="live-send" ` + liveSend + ` disabled>Send</button>` +
+		`<button type="button" ` + liveRetry + ` disabled>Retry</button>` +
+		`<button type="button" ` + liveAccount + ` disabled>New account</button></div>` + "\n")
 	b.WriteString("</form>\n")
-	b.WriteString(`<p class="live-status" data-region="status" role="status">This panel sends real requests from your browser and needs JavaScript. The same requests with curl:</p>` + "\n")
-	b.WriteString(`<ol class="live-log" data-region="log" aria-label="Requests and answers"></ol>` + "\n")
-	b.WriteString(`<div class="live-ledger" data-region="ledger" hidden></div>` + "\n")
-	b.WriteString(`<details class="live-curl" data-region="curl" open><summary>The same with curl</summary>` +
+	b.WriteString(`<p class="live-status" ` + liveStatus + ` role="status">This panel sends real requests from your browser and needs JavaScript. The same requests with curl:</p>` + "\n")
+	b.WriteString(`<ol class="live-log" ` + liveLog + ` aria-label="Requests and answers"></ol>` + "\n")
+	b.WriteString(`<div class="live-ledger" ` + liveLedger + ` hidden></div>` + "\n")
+	b.WriteString(`<details class="live-curl" ` + liveCurl + ` open><summary>The same with curl</summary>` +
 		`<div class="code"><pre><code>` + html.EscapeString(n.Curl) + `</code></pre></div></details>` + "\n")
 	b.WriteString("</section>\n")
 	if r.o.script != "" {

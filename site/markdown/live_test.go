@@ -1,6 +1,9 @@
 package markdown
 
 import (
+	"encoding/json"
+	"html"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -20,7 +23,7 @@ func TestLiveBlock(t *testing.T) {
 		`<input type="radio" name="keys" value="per-intent" checked disabled>`,
 		`<select name="fault" disabled><option value="">none</option><option value="lose-request">`,
 		`<option value="lose-response">`, `<option value="slow=3000">`,
-		`<button type="submit" data-action="send" disabled>Send</button>`,
+		`<button type="submit" class="live-send" data-action="send" disabled>Send</button>`,
 		`<button type="button" data-action="retry" disabled>Retry</button>`,
 		`<code>curl -i localhost:8787/v1/payments -d &#39;{&#34;amount&#34;: 2500}&#39; &lt;x&gt;</code>`,
 		`<script src="/static/live.0a1b2c3d.js" defer></script>`,
@@ -28,6 +31,22 @@ func TestLiveBlock(t *testing.T) {
 	} {
 		if !strings.Contains(p.Body, want) {
 			t.Errorf("the panel lacks %s:\n%s", want, p.Body)
+		}
+	}
+	// live.js finds each part by the selector the panel carries, and each
+	// selector finds its part in the markup.
+	m := regexp.MustCompile(`data-selectors="([^"]*)"`).FindStringSubmatch(p.Body)
+	if m == nil {
+		t.Fatalf("the panel carries no data-selectors:\n%s", p.Body)
+	}
+	var sel map[string]string
+	if err := json.Unmarshal([]byte(html.UnescapeString(m[1])), &sel); err != nil {
+		t.Fatalf("data-selectors %s: %v", m[1], err)
+	}
+	for _, name := range []string{"controls", "status", "log", "ledger", "curl", "send", "retry", "account"} {
+		attr := strings.TrimSuffix(strings.TrimPrefix(sel[name], "["), "]")
+		if attr == "" || !strings.Contains(p.Body, " "+attr+" ") && !strings.Contains(p.Body, " "+attr+">") {
+			t.Errorf("selector %s = %q finds nothing in the panel", name, sel[name])
 		}
 	}
 	if strings.Contains(p.Body, "<x>") || len(p.Widgets) != 0 {

@@ -56,15 +56,23 @@
 
   function setup(root) {
     if (root.hasAttribute("data-live-ready")) return;
-    var form = root.querySelector("[data-region=controls]");
-    var status = root.querySelector("[data-region=status]");
-    var log = root.querySelector("[data-region=log]");
-    var ledger = root.querySelector("[data-region=ledger]");
-    var curl = root.querySelector("[data-region=curl]");
+    // The panel's parts, by the selectors it carries (declared once, in
+    // site/markdown/live.go).
+    var sel = JSON.parse(root.getAttribute("data-selectors") || "{}");
+    function part(within, name) {
+      var el = sel[name] && within.querySelector(sel[name]);
+      if (!el) throw new Error("retrylab live panel: no " + name + " (data-selectors)");
+      return el;
+    }
+    var form = part(root, "controls");
+    var status = part(root, "status");
+    var log = part(root, "log");
+    var ledger = part(root, "ledger");
+    var curl = part(root, "curl");
     var curlCode = curl.querySelector("code");
-    var send = form.querySelector("[data-action=send]");
-    var retry = form.querySelector("[data-action=retry]");
-    var account = form.querySelector("[data-action=account]");
+    var send = part(form, "send");
+    var retry = part(form, "retry");
+    var account = part(form, "account");
     var configured = (root.getAttribute("data-api") || "").replace(/\/+$/, "");
     var candidates = [location.origin];
     if (configured && configured !== location.origin) candidates.push(configured);

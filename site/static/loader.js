@@ -1,7 +1,7 @@
 // retrylab loader: fetches the one WebAssembly module that hydrates every
-// widget on the page, once, and only when a widget comes near the viewport
-// or is touched. Until then the page is plain static HTML: each widget
-// already shows its first run.
+// widget on the page, once, when a widget comes near the viewport or is
+// touched, and starts it once the reader is there to use it. Until then
+// the page is plain static HTML: each widget already shows its first run.
 //
 // It also does the little that needs no module: the Copy button of each
 // widget's Embed panel, and, on an embed page inside another site's
@@ -13,21 +13,33 @@
   // needs no module.
   var roots = document.querySelectorAll("[data-widget]:not([data-widget=live])");
   if (!me || roots.length === 0) return;
-  // An embed page (/embed/NAME/) is its widget and nothing else: load the
-  // module at once. So does a permalink to a widget (?w=NAME-N), whose
-  // state the module draws.
+  // A page whose address asks for a state the module must draw starts it
+  // at once: an embed page with a query (/embed/payment/?keys=per-intent)
+  // and a permalink to a widget (?w=NAME-N&...).
   var embedPage = document.documentElement.hasAttribute("data-embed");
-  var eager = embedPage || /[?&]w=/.test(location.search);
+  var eager = (embedPage && location.search.length > 1) || /[?&]w=/.test(location.search);
+  // The parts of a widget the loader looks for, by the selectors the page
+  // carries (declared once, in site/widget/names.go).
+  var sel = JSON.parse(me.getAttribute("data-selectors") || "{}");
+  ["output", "snippet", "copied", "copy"].forEach(function (name) {
+    if (!sel[name]) throw new Error("retrylab loader: the page's data-selectors has no " + name);
+  });
   var wasmURL = me.getAttribute("data-wasm");
   var execURL = me.getAttribute("data-exec");
+  var prepared = null; // the promise of the module's instance: see prepare
   var started = false;
   var failed = false;
+  // readerHere is whether the reader has given any input yet (see
+  // onReader); nearby, whether a widget has come near the viewport.
+  var readerHere = false;
+  var nearby = false;
 
   // fail tells the reader, in each widget, that its controls will not
   // answer (the page still shows every first run), and lets the form submit
   // again rather than swallowing the reader's clicks.
   function fail(err) {
     failed = true;
+    state("failed");
     var msg = "The simulator could not start (" + err + "): the run shown is the one this page was built with.";
     for (var i = 0; i < roots.length; i++) {
       var root = roots[i];
@@ -37,7 +49,7 @@
         p = document.createElement("p");
         p.className = "w-error";
         p.setAttribute("role", "alert");
-        var out = root.querySelector("[data-region=output]");
+        var out = root.querySelector(sel.output);
         root.insertBefore(p, out);
       }
       p.textContent = msg;
@@ -45,31 +57,81 @@
     console.warn("retrylab: the simulator could not start:", err);
   }
 
-  function instantiate() {
-    var go = new Go();
-    // The module runs with its garbage collector off and collects when the
-    // page is still (wasm/main.go, collectLater): collecting while a large
-    // simulation allocates doubled its time. GOMEMLIMIT is the ceiling at
-    // which it collects anyway: a run of 100,000 clients with jitter
-    // allocates 25 to 33 MiB, a comparison of two twice that.
-    go.env = { GOGC: "off", GOMEMLIMIT: "256MiB" };
-    var res = fetch(wasmURL, { credentials: "same-origin" });
-    var ready = WebAssembly.instantiateStreaming
-      ? WebAssembly.instantiateStreaming(res, go.importObject)
-      : res.then(function (r) { return r.arrayBuffer(); })
-          .then(function (b) { return WebAssembly.instantiate(b, go.importObject); });
-    return ready.then(function (r) { go.run(r.instance); });
+  // prepare fetches the module and makes its instance, without running
+  // it, in tasks of the page's that are each short: the compilation streams
+  // on the browser's own threads as the bytes arrive (compileStreaming),
+  // and the instance is made in a task of its own. It returns the promise
+  // of {go, instance}, the same one every time.
+  function prepare() {
+    if (prepared) return prepared;
+    if (io) io.disconnect();
+    prepared = script(execURL).then(function () {
+      var go = new Go();
+      // The module runs with its garbage collector off and collects when
+      // the page is still (wasm/main.go, collectLater): collecting while a
+      // large simulation allocates doubled its time. GOMEMLIMIT is the
+      // ceiling at which it collects anyway: a run of 100,000 clients with
+      // jitter allocates 25 to 33 MiB, a comparison of two twice that.
+      go.env = { GOGC: "off", GOMEMLIMIT: "256MiB" };
+      var res = fetch(wasmURL, { credentials: "same-origin" });
+      var compiled = WebAssembly.compileStreaming
+        ? WebAssembly.compileStreaming(res)
+        : res.then(function (r) { return r.arrayBuffer(); })
+            .then(function (b) { return WebAssembly.compile(b); });
+      return compiled.then(nextTask)
+        .then(function (mod) { return WebAssembly.instantiate(mod, go.importObject); })
+        .then(function (instance) {
+          state("ready");
+          return { go: go, instance: instance };
+        });
+    });
+    prepared.catch(fail);
+    return prepared;
   }
 
-  function load() {
+  // start runs the module, once: it hydrates the widgets one per task
+  // (wasm/main.go). The Go runtime's own start is one task that cannot be
+  // cut: V8 compiles a module's functions on the main thread when each is
+  // first called, and the runtime calls some 350 before any of the
+  // handbook's code runs (50 to 75 ms on the machine the bench runs on,
+  // four times that on the slow phone Lighthouse imitates). That is why
+  // it waits for the reader rather than running as the page loads.
+  function start() {
     if (started) return;
     started = true;
-    if (io) io.disconnect();
-    var s = document.createElement("script");
-    s.src = execURL;
-    s.onload = function () { instantiate().catch(fail); };
-    s.onerror = function () { fail("could not load " + execURL); };
-    document.head.appendChild(s);
+    prepare().then(nextTask).then(function (m) {
+      state("running");
+      try { m.go.run(m.instance); } catch (err) { fail(err); }
+    }, function () {}); // prepare has told the reader already
+  }
+
+  // state shows on the loader's script element how far the module is:
+  // "ready" (fetched, compiled and instantiated), "running", "failed".
+  function state(s) { me.setAttribute("data-state", s); }
+
+  // script loads the script at src, resolving once it has run.
+  function script(src) {
+    return new Promise(function (resolve, reject) {
+      var s = document.createElement("script");
+      s.src = src;
+      s.onload = resolve;
+      s.onerror = function () { reject("could not load " + src); };
+      document.head.appendChild(s);
+    });
+  }
+
+  // nextTask resolves to v in a task of its own, after whatever the page
+  // has queued (the reader's input, a frame to draw).
+  function nextTask(v) {
+    return new Promise(function (resolve) { setTimeout(function () { resolve(v); }, 0); });
+  }
+
+  // near is a widget coming near the viewport: the module is fetched and
+  // made ready, and started if the reader is already here.
+  function near() {
+    nearby = true;
+    prepare();
+    if (readerHere || eager) start();
   }
 
   var io = null;
@@ -78,9 +140,27 @@
     // enough for the module to arrive before the widget is on screen.
     io = new IntersectionObserver(function (entries) {
       for (var i = 0; i < entries.length; i++) {
-        if (entries[i].isIntersecting) { load(); return; }
+        if (entries[i].isIntersecting) { near(); return; }
       }
     }, { rootMargin: "400px 0px" });
+  }
+
+  // onReader answers the reader's first input of any kind on the page (a
+  // pointer moving or pressed, a key, a wheel, a touch, a scroll): from
+  // then on, a widget near the viewport starts the module at once. A
+  // reader moves, scrolls or tabs before changing a control, so the module
+  // is running by the first change; a page nobody uses runs nothing.
+  var readerEvents = ["pointermove", "pointerdown", "keydown", "wheel", "touchstart", "scroll"];
+  function onReader() {
+    if (readerHere) return;
+    readerHere = true;
+    for (var i = 0; i < readerEvents.length; i++) {
+      window.removeEventListener(readerEvents[i], onReader, { capture: true, passive: true });
+    }
+    if (nearby) start();
+  }
+  for (var j = 0; j < readerEvents.length; j++) {
+    window.addEventListener(readerEvents[j], onReader, { capture: true, passive: true });
   }
 
   function touched(ev) {
@@ -91,7 +171,8 @@
       ev.preventDefault();
       if (!root.hasAttribute("data-hydrated")) root.setAttribute("data-pending", "replay");
     }
-    load();
+    onReader();
+    start();
   }
 
   for (var i = 0; i < roots.length; i++) {
@@ -101,17 +182,18 @@
     r.addEventListener("focusin", touched);
     r.addEventListener("submit", touched);
   }
-  if (!io || eager) load();
+  if (!io) near();
+  else if (eager) start();
 
   // Copy: the snippet to the clipboard, or, where the clipboard is not
   // allowed, selected, for the reader's own Ctrl+C. Delegated from the
   // document, since the module may draw a widget afresh.
   document.addEventListener("click", function (ev) {
-    var btn = ev.target.closest && ev.target.closest("[data-action=copy]");
+    var btn = ev.target.closest && ev.target.closest(sel.copy);
     if (!btn) return;
     var panel = btn.closest(".w-embed");
-    var text = panel && panel.querySelector("[data-region=snippet]");
-    var said = panel && panel.querySelector("[data-region=copied]");
+    var text = panel && panel.querySelector(sel.snippet);
+    var said = panel && panel.querySelector(sel.copied);
     if (!text) return;
     function selected() {
       text.focus();

@@ -101,11 +101,11 @@ func embedPanel(h *HTML, w *Widget, v Values, at Place) {
 	h.Open("div", "class", "w-embed-body")
 	h.Elem("label", "To show this widget, set as it is now, in another page, paste:", "for", sid)
 	h.Elem("textarea", Snippet(w.Name, v, at.Origin), "id", sid, "class", "w-snippet", "readonly", "true",
-		"rows", "3", "spellcheck", "false", "data-region", "snippet")
+		"rows", "3", "spellcheck", "false", "data-region", string(RegionSnippet))
 	h.Open("p", "class", "w-embed-actions")
-	h.Elem("button", "Copy", "type", "button", "class", "w-copy", "data-action", "copy", "aria-controls", sid)
-	h.Elem("a", "Link to this state", "href", Permalink(at.ID, v), "data-region", "permalink")
-	h.Elem("span", "", "class", "w-copied", "role", "status", "data-region", "copied")
+	h.Elem("button", "Copy", "type", "button", "class", "w-copy", "data-action", string(ActionCopy), "aria-controls", sid)
+	h.Elem("a", "Link to this state", "href", Permalink(at.ID, v), "data-region", string(RegionPermalink))
+	h.Elem("span", "", "class", "w-copied", "role", "status", "data-region", string(RegionCopied))
 	h.Close("p")
 	h.Close("div").Close("details")
 }

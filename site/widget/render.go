@@ -26,7 +26,7 @@ func Render(h *HTML, w *Widget, v Values, at Place) error {
 	form := id + "-form"
 	// The page checks the values itself and says what is wrong beside the
 	// control (RunForm), so the browser's own bubbles stay out of the way.
-	h.Open("form", "class", "w-controls", "id", form, "data-region", "controls", "novalidate", "true")
+	h.Open("form", "class", "w-controls", "id", form, "data-region", string(RegionControls), "novalidate", "true")
 	more, open := false, false
 	for _, p := range w.Schema {
 		if p.More {
@@ -53,7 +53,7 @@ func Render(h *HTML, w *Widget, v Values, at Place) error {
 		// Changes re-run at once; the button is for Enter in a number
 		// field, and for whoever looks for one.
 		h.Open("div", "class", "w-actions")
-		h.Elem("button", "Run", "type", "submit", "class", "w-replay", "data-action", "run")
+		h.Elem("button", "Run", "type", "submit", "class", "w-replay", "data-action", string(ActionRun))
 		h.Close("div")
 	}
 	h.Close("form")
@@ -63,9 +63,9 @@ func Render(h *HTML, w *Widget, v Values, at Place) error {
 	h.Elem("p", "Turn JavaScript on to change the parameters and replay; what follows is the run these parameters give.", "class", "w-nojs")
 	// What changed, in a sentence, for screen readers: the output region is
 	// redrawn as a whole, which a live region would read out in full.
-	h.Elem("p", "", "class", "w-sr", "role", "status", "data-region", "status")
+	h.Elem("p", "", "class", "w-sr", "role", "status", "data-region", string(RegionStatus))
 
-	h.Open("div", "class", "w-output", "data-region", "output")
+	h.Open("div", "class", "w-output", "data-region", string(RegionOutput))
 	run.Output(h, steps)
 	h.Close("div")
 	embedPanel(h, w, v, at)
@@ -78,23 +78,23 @@ func Render(h *HTML, w *Widget, v Values, at Place) error {
 // submit button of the parameters' form, id + "-form"), a scrubber, the
 // step's number and the keyboard shortcuts, which the page's module wires.
 func Player(h *HTML, id string, step, steps int) {
-	h.Open("div", "class", "w-player", "role", "group", "aria-label", "Replay", "data-region", "player")
+	h.Open("div", "class", "w-player", "role", "group", "aria-label", "Replay", "data-region", string(RegionPlayer))
 	h.Open("div", "class", "w-buttons")
-	h.Open("button", "type", "button", "class", "w-play", "data-action", "play", "aria-keyshortcuts", "k Space")
+	h.Open("button", "type", "button", "class", "w-play", "data-action", string(ActionPlay), "aria-keyshortcuts", "k Space")
 	PlayLabel(h, false)
 	h.Close("button")
-	h.Elem("button", "◀ Step", "type", "button", "data-action", "back", "aria-label", "Step back", "aria-keyshortcuts", "ArrowLeft")
-	h.Elem("button", "Step ▶", "type", "button", "data-action", "forward", "aria-label", "Step forward", "aria-keyshortcuts", "ArrowRight")
-	h.Elem("button", "↺ Replay", "type", "submit", "form", id+"-form", "class", "w-replay", "data-action", "replay",
+	h.Elem("button", "◀ Step", "type", "button", "data-action", string(ActionBack), "aria-label", "Step back", "aria-keyshortcuts", "ArrowLeft")
+	h.Elem("button", "Step ▶", "type", "button", "data-action", string(ActionForward), "aria-label", "Step forward", "aria-keyshortcuts", "ArrowRight")
+	h.Elem("button", "↺ Replay", "type", "submit", "form", id+"-form", "class", "w-replay", "data-action", string(ActionReplay),
 		"aria-label", "Replay from the start")
 	h.Close("div")
 	sid := id + "-step"
 	h.Open("div", "class", "w-scrub")
 	h.Elem("label", "Step", "for", sid, "class", "w-label")
-	h.Void("input", "type", "range", "id", sid, "class", "w-scrubber", "data-action", "scrub",
+	h.Void("input", "type", "range", "id", sid, "class", "w-scrubber", "data-action", string(ActionScrub),
 		"min", "0", "max", Itoa(steps), "step", "1", "value", Itoa(step),
 		"aria-valuetext", StepText(step, steps), "aria-keyshortcuts", "Home End")
-	h.Open("output", "class", "w-stepno", "for", sid, "data-region", "stepno")
+	h.Open("output", "class", "w-stepno", "for", sid, "data-region", string(RegionStepNo))
 	StepLabel(h, step, steps)
 	h.Close("output")
 	h.Close("div")
