@@ -288,10 +288,14 @@ func TestBrowserPrevNext(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Click(`.pager a[rel=next]`)); err != nil {
 		t.Fatal(err)
 	}
+	// While the next page replaces this one, an evaluation can find its
+	// context gone ("Inspected target navigated or closed"): ask again.
 	got := ""
 	for range 100 {
-		if got = evalT[string](t, ctx, `location.pathname`); got != "/concurrent-duplicates/" {
-			break
+		if p, err := chromedp.Run(ctx, chromedp.Evaluate[string](`location.pathname`)); err == nil {
+			if got = p; got != "/concurrent-duplicates/" {
+				break
+			}
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
