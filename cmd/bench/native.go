@@ -10,6 +10,7 @@ import (
 	"math"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/retrylab/retrylab/engine/backoff"
 	"github.com/retrylab/retrylab/engine/budget"
+	"github.com/retrylab/retrylab/engine/guard"
 	"github.com/retrylab/retrylab/engine/sim"
 	"github.com/retrylab/retrylab/engine/storm"
 )
@@ -34,8 +36,9 @@ type modelCase struct {
 // modelCases are the figures' parameters of SIMULATORS.md: the backoff
 // model's 1,000 clients without jitter and with full jitter (seed 1: the
 // reference uses the engine's generator, so the run is the same draw for
-// draw), the budget model with and without its bucket, and the storm's
-// three variants.
+// draw), the budget model with and without its bucket, the storm's
+// three variants, and the guard's three strategies with twenty requests in
+// lockstep.
 var modelCases = []modelCase{
 	{"backoff", "none", "backoff, 1,000 clients, no jitter", func() (map[string]any, error) {
 		return backoffFigures(backoff.None)
@@ -58,6 +61,27 @@ var modelCases = []modelCase{
 	{"storm", "budget-skip", "storm, budget + skip expired", func() (map[string]any, error) {
 		return stormFigures(true, true)
 	}},
+	{"guard", "check-then-insert", "guard, 20 at once, check then insert", func() (map[string]any, error) {
+		return guardFigures(guard.CheckThenInsert)
+	}},
+	{"guard", "constraint-after-charge", "guard, 20 at once, constraint after charge", func() (map[string]any, error) {
+		return guardFigures(guard.ConstraintAfterCharge)
+	}},
+	{"guard", "claim-before-work", "guard, 20 at once, claim before work", func() (map[string]any, error) {
+		return guardFigures(guard.ClaimBeforeWork)
+	}},
+}
+
+// referenceModels are the models of modelCases, each a script
+// bench/reference/MODEL.py.
+func referenceModels() []string {
+	var models []string
+	for _, mc := range modelCases {
+		if !slices.Contains(models, mc.Model) {
+			models = append(models, mc.Model)
+		}
+	}
+	return models
 }
 
 func backoffFigures(policy backoff.Policy) (map[string]any, error) {
@@ -97,6 +121,32 @@ func stormFigures(withBudget, skip bool) (map[string]any, error) {
 // withTrace adds what the reference runs report of their trace: its
 // length and its last event's sentence, which checks the wording of the
 // events as well as their number.
+func guardFigures(strategy guard.Strategy) (map[string]any, error) {
+	p := guard.Defaults()
+	p.Strategy = strategy
+	res, err := guard.Run(p, 1)
+	if err != nil {
+		return nil, err
+	}
+	return withTrace(map[string]any{"rows": res.Rows, "charges": res.Charges, "replayed": res.Replayed,
+		"statuses": statuses(res.Statuses), "retry_status": res.Retry.Status, "other_status": res.Other.Status}, res.Trace), nil
+}
+
+// statuses writes answers counted per status as "201: 1, 409: 19", the
+// lowest status first.
+func statuses(count map[int]int) string {
+	codes := make([]int, 0, len(count))
+	for c := range count {
+		codes = append(codes, c)
+	}
+	slices.Sort(codes)
+	parts := make([]string, len(codes))
+	for i, c := range codes {
+		parts[i] = fmt.Sprintf("%d: %d", c, count[c])
+	}
+	return strings.Join(parts, ", ")
+}
+
 func withTrace(figs map[string]any, t sim.Trace) map[string]any {
 	figs["events"] = len(t)
 	figs["last_event"] = ""
