@@ -19,6 +19,7 @@ import (
 	"github.com/retrylab/retrylab/engine/backoff"
 	"github.com/retrylab/retrylab/engine/budget"
 	"github.com/retrylab/retrylab/engine/guard"
+	"github.com/retrylab/retrylab/engine/payment"
 	"github.com/retrylab/retrylab/engine/sim"
 	"github.com/retrylab/retrylab/engine/storm"
 )
@@ -37,8 +38,8 @@ type modelCase struct {
 // model's 1,000 clients without jitter and with full jitter (seed 1: the
 // reference uses the engine's generator, so the run is the same draw for
 // draw), the budget model with and without its bucket, the storm's
-// three variants, and the guard's three strategies with twenty requests in
-// lockstep.
+// three variants, the guard's three strategies with twenty requests in
+// lockstep, and the payment's four cases of section 1.
 var modelCases = []modelCase{
 	{"backoff", "none", "backoff, 1,000 clients, no jitter", func() (map[string]any, error) {
 		return backoffFigures(backoff.None)
@@ -69,6 +70,18 @@ var modelCases = []modelCase{
 	}},
 	{"guard", "claim-before-work", "guard, 20 at once, claim before work", func() (map[string]any, error) {
 		return guardFigures(guard.ClaimBeforeWork)
+	}},
+	{"payment", "lose-request", "payment, request lost, no keys", func() (map[string]any, error) {
+		return paymentFigures(payment.KeysOff, payment.LoseRequest)
+	}},
+	{"payment", "lose-response", "payment, answer lost, no keys", func() (map[string]any, error) {
+		return paymentFigures(payment.KeysOff, payment.LoseResponse)
+	}},
+	{"payment", "per-intent", "payment, answer lost, a key per intent", func() (map[string]any, error) {
+		return paymentFigures(payment.KeysPerIntent, payment.LoseResponse)
+	}},
+	{"payment", "per-attempt", "payment, answer lost, a key per attempt", func() (map[string]any, error) {
+		return paymentFigures(payment.KeysPerAttempt, payment.LoseResponse)
 	}},
 }
 
@@ -130,6 +143,19 @@ func guardFigures(strategy guard.Strategy) (map[string]any, error) {
 	}
 	return withTrace(map[string]any{"rows": res.Rows, "charges": res.Charges, "replayed": res.Replayed,
 		"statuses": statuses(res.Statuses), "retry_status": res.Retry.Status, "other_status": res.Other.Status}, res.Trace), nil
+}
+
+// paymentFigures runs the payment model with the first attempt's fault
+// first and the second attempt delivered.
+func paymentFigures(keys payment.Keys, first payment.Fault) (map[string]any, error) {
+	p := payment.Defaults()
+	p.Keys, p.Faults = keys, []payment.Fault{first, payment.OK}
+	res, err := payment.Run(p)
+	if err != nil {
+		return nil, err
+	}
+	return withTrace(map[string]any{"charges": len(res.Charges), "receipt": res.Receipt, "status": res.Status,
+		"replayed": res.Replayed, "attempts": res.Attempts}, res.Trace), nil
 }
 
 // statuses writes answers counted per status as "201: 1, 409: 19", the

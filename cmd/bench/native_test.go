@@ -79,6 +79,10 @@ func TestModelCasesAreTheFigures(t *testing.T) {
 		"guard/check-then-insert":       {"rows": 20, "charges": 20, "statuses": "201: 20"},
 		"guard/constraint-after-charge": {"rows": 1, "charges": 20, "statuses": "201: 1, 409: 19"},
 		"guard/claim-before-work":       {"rows": 1, "charges": 1, "statuses": "201: 1, 409: 19"},
+		"payment/lose-request":          {"charges": 1, "receipt": "ch_1"},
+		"payment/lose-response":         {"charges": 2, "receipt": "ch_2"},
+		"payment/per-intent":            {"charges": 1, "receipt": "ch_1", "replayed": true},
+		"payment/per-attempt":           {"charges": 2, "receipt": "ch_2"},
 	}
 	for _, mc := range modelCases {
 		key := mc.Model + "/" + mc.Case
