@@ -19,6 +19,7 @@ import (
 	"github.com/retrylab/retrylab/engine/backoff"
 	"github.com/retrylab/retrylab/engine/budget"
 	"github.com/retrylab/retrylab/engine/guard"
+	"github.com/retrylab/retrylab/engine/lock"
 	"github.com/retrylab/retrylab/engine/payment"
 	"github.com/retrylab/retrylab/engine/sim"
 	"github.com/retrylab/retrylab/engine/storm"
@@ -39,7 +40,8 @@ type modelCase struct {
 // reference uses the engine's generator, so the run is the same draw for
 // draw), the budget model with and without its bucket, the storm's
 // three variants, the guard's three strategies with twenty requests in
-// lockstep, and the payment's four cases of section 1.
+// lockstep, the payment's four cases of section 1, and four of the lock's
+// (section 7).
 var modelCases = []modelCase{
 	{"backoff", "none", "backoff, 1,000 clients, no jitter", func() (map[string]any, error) {
 		return backoffFigures(backoff.None)
@@ -82,6 +84,18 @@ var modelCases = []modelCase{
 	}},
 	{"payment", "per-attempt", "payment, answer lost, a key per attempt", func() (map[string]any, error) {
 		return paymentFigures(payment.KeysPerAttempt, payment.LoseResponse)
+	}},
+	{"lock", "setnx-20", "lock, SET NX, 20 senders", func() (map[string]any, error) {
+		return lockFigures(func(p *lock.Params) { p.Dupes = 20 })
+	}},
+	{"lock", "crash-after-charge", "lock, SET NX, a crash after the charge", func() (map[string]any, error) {
+		return lockFigures(func(p *lock.Params) { p.Crash = lock.AfterCharge })
+	}},
+	{"lock", "fail-closed", "lock, SET NX, the store down, fail closed", func() (map[string]any, error) {
+		return lockFigures(func(p *lock.Params) { p.Store, p.OnDown = lock.Down, lock.FailClosed })
+	}},
+	{"lock", "get-then-set-20", "lock, GET then SET, 20 senders", func() (map[string]any, error) {
+		return lockFigures(func(p *lock.Params) { p.Guard, p.Dupes = lock.GetThenSet, 20 })
 	}},
 }
 
@@ -156,6 +170,23 @@ func paymentFigures(keys payment.Keys, first payment.Fault) (map[string]any, err
 	}
 	return withTrace(map[string]any{"charges": len(res.Charges), "receipt": res.Receipt, "status": res.Status,
 		"replayed": res.Replayed, "attempts": res.Attempts}, res.Trace), nil
+}
+
+// lockFigures runs the lock model at its defaults but for what change sets.
+func lockFigures(change func(*lock.Params)) (map[string]any, error) {
+	p := lock.Defaults()
+	change(&p)
+	res, err := lock.Run(p)
+	if err != nil {
+		return nil, err
+	}
+	var doneAt any // JSON null: a sender gave up
+	if res.DoneAt != nil {
+		doneAt = *res.DoneAt
+	}
+	return withTrace(map[string]any{"charges": res.Charges, "sends": res.Sends, "conflicts": res.Conflicts,
+		"replays": res.Replays, "unavailable": res.Unavailable, "timeouts": res.Timeouts, "gave_up": res.GaveUp,
+		"done_at_s": doneAt}, res.Trace), nil
 }
 
 // statuses writes answers counted per status as "201: 1, 409: 19", the

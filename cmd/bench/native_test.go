@@ -83,6 +83,10 @@ func TestModelCasesAreTheFigures(t *testing.T) {
 		"payment/lose-response":         {"charges": 2, "receipt": "ch_2"},
 		"payment/per-intent":            {"charges": 1, "receipt": "ch_1", "replayed": true},
 		"payment/per-attempt":           {"charges": 2, "receipt": "ch_2"},
+		"lock/setnx-20":                 {"charges": 1, "sends": 39, "conflicts": 19, "replays": 19, "done_at_s": 60},
+		"lock/crash-after-charge":       {"charges": 2, "sends": 12, "conflicts": 9, "replays": 1, "done_at_s": 310},
+		"lock/fail-closed":              {"charges": 1, "sends": 5, "unavailable": 2, "done_at_s": 120},
+		"lock/get-then-set-20":          {"charges": 20, "sends": 20, "done_at_s": 2},
 	}
 	for _, mc := range modelCases {
 		key := mc.Model + "/" + mc.Case
