@@ -13,7 +13,6 @@ package param
 import (
 	"math"
 	"slices"
-
 	"sort"
 	"strconv"
 	"strings"
