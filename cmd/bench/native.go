@@ -20,6 +20,7 @@ import (
 	"github.com/retrylab/retrylab/engine/budget"
 	"github.com/retrylab/retrylab/engine/guard"
 	"github.com/retrylab/retrylab/engine/lock"
+	"github.com/retrylab/retrylab/engine/outbox"
 	"github.com/retrylab/retrylab/engine/payment"
 	"github.com/retrylab/retrylab/engine/sim"
 	"github.com/retrylab/retrylab/engine/storm"
@@ -40,8 +41,8 @@ type modelCase struct {
 // reference uses the engine's generator, so the run is the same draw for
 // draw), the budget model with and without its bucket, the storm's
 // three variants, the guard's three strategies with twenty requests in
-// lockstep, the payment's four cases of section 1, and four of the lock's
-// (section 7).
+// lockstep, the payment's four cases of section 1, four of the lock's
+// (section 7) and two of the outbox's.
 var modelCases = []modelCase{
 	{"backoff", "none", "backoff, 1,000 clients, no jitter", func() (map[string]any, error) {
 		return backoffFigures(backoff.None)
@@ -96,6 +97,12 @@ var modelCases = []modelCase{
 	}},
 	{"lock", "get-then-set-20", "lock, GET then SET, 20 senders", func() (map[string]any, error) {
 		return lockFigures(func(p *lock.Params) { p.Guard, p.Dupes = lock.GetThenSet, 20 })
+	}},
+	{"outbox", "crash-inbox", "outbox, a relay crash, an inbox", func() (map[string]any, error) {
+		return outboxFigures(1, true)
+	}},
+	{"outbox", "five-no-inbox", "outbox, 5 orders, a relay crash, no inbox", func() (map[string]any, error) {
+		return outboxFigures(5, false)
 	}},
 }
 
@@ -187,6 +194,19 @@ func lockFigures(change func(*lock.Params)) (map[string]any, error) {
 	return withTrace(map[string]any{"charges": res.Charges, "sends": res.Sends, "conflicts": res.Conflicts,
 		"replays": res.Replays, "unavailable": res.Unavailable, "timeouts": res.Timeouts, "gave_up": res.GaveUp,
 		"done_at_s": doneAt}, res.Trace), nil
+}
+
+// outboxFigures runs the outbox model with its relay crash, orders orders
+// and the inbox or not.
+func outboxFigures(orders int, inbox bool) (map[string]any, error) {
+	p := outbox.Defaults()
+	p.Orders, p.Inbox = orders, inbox
+	res, err := outbox.Run(p)
+	if err != nil {
+		return nil, err
+	}
+	return withTrace(map[string]any{"orders": res.Orders, "published": res.Published, "emails": res.Emails,
+		"skipped": res.Skipped}, res.Trace), nil
 }
 
 // statuses writes answers counted per status as "201: 1, 409: 19", the

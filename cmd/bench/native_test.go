@@ -87,6 +87,8 @@ func TestModelCasesAreTheFigures(t *testing.T) {
 		"lock/crash-after-charge":       {"charges": 2, "sends": 12, "conflicts": 9, "replays": 1, "done_at_s": 310},
 		"lock/fail-closed":              {"charges": 1, "sends": 5, "unavailable": 2, "done_at_s": 120},
 		"lock/get-then-set-20":          {"charges": 20, "sends": 20, "done_at_s": 2},
+		"outbox/crash-inbox":            {"published": 2, "emails": 1},
+		"outbox/five-no-inbox":          {"published": 6, "emails": 6},
 	}
 	for _, mc := range modelCases {
 		key := mc.Model + "/" + mc.Case
