@@ -22,6 +22,7 @@ import (
 	"github.com/retrylab/retrylab/engine/lock"
 	"github.com/retrylab/retrylab/engine/outbox"
 	"github.com/retrylab/retrylab/engine/payment"
+	"github.com/retrylab/retrylab/engine/saga"
 	"github.com/retrylab/retrylab/engine/sim"
 	"github.com/retrylab/retrylab/engine/storm"
 )
@@ -42,7 +43,7 @@ type modelCase struct {
 // draw), the budget model with and without its bucket, the storm's
 // three variants, the guard's three strategies with twenty requests in
 // lockstep, the payment's four cases of section 1, four of the lock's
-// (section 7) and two of the outbox's.
+// (section 7), two of the outbox's and two of the saga's.
 var modelCases = []modelCase{
 	{"backoff", "none", "backoff, 1,000 clients, no jitter", func() (map[string]any, error) {
 		return backoffFigures(backoff.None)
@@ -103,6 +104,12 @@ var modelCases = []modelCase{
 	}},
 	{"outbox", "five-no-inbox", "outbox, 5 orders, a relay crash, no inbox", func() (map[string]any, error) {
 		return outboxFigures(5, false)
+	}},
+	{"saga", "keys", "saga, the hotel fails after a crash, keys", func() (map[string]any, error) {
+		return sagaFigures(true)
+	}},
+	{"saga", "no-keys", "saga, the hotel fails after a crash, no keys", func() (map[string]any, error) {
+		return sagaFigures(false)
 	}},
 }
 
@@ -207,6 +214,19 @@ func outboxFigures(orders int, inbox bool) (map[string]any, error) {
 	}
 	return withTrace(map[string]any{"orders": res.Orders, "published": res.Published, "emails": res.Emails,
 		"skipped": res.Skipped}, res.Trace), nil
+}
+
+// sagaFigures runs the saga model at its defaults (the hotel refuses, the
+// runner crashes after the flight), with keys or not.
+func sagaFigures(keys bool) (map[string]any, error) {
+	p := saga.Defaults()
+	p.Keys = keys
+	res, err := saga.Run(p)
+	if err != nil {
+		return nil, err
+	}
+	return withTrace(map[string]any{"outcome": res.Outcome, "charges": res.Charges, "undos": res.Undos,
+		"stray": res.Stray, "calls": res.Calls, "crashes": res.Crashes}, res.Trace), nil
 }
 
 // statuses writes answers counted per status as "201: 1, 409: 19", the

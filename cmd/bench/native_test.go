@@ -89,6 +89,8 @@ func TestModelCasesAreTheFigures(t *testing.T) {
 		"lock/get-then-set-20":          {"charges": 20, "sends": 20, "done_at_s": 2},
 		"outbox/crash-inbox":            {"published": 2, "emails": 1},
 		"outbox/five-no-inbox":          {"published": 6, "emails": 6},
+		"saga/keys":                     {"charges": 1, "undos": 1, "stray": 0, "outcome": "compensated"},
+		"saga/no-keys":                  {"charges": 1, "undos": 1, "stray": 1, "outcome": "compensated"},
 	}
 	for _, mc := range modelCases {
 		key := mc.Model + "/" + mc.Case
