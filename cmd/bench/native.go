@@ -20,6 +20,7 @@ import (
 	"github.com/retrylab/retrylab/engine/budget"
 	"github.com/retrylab/retrylab/engine/guard"
 	"github.com/retrylab/retrylab/engine/lock"
+	"github.com/retrylab/retrylab/engine/ordering"
 	"github.com/retrylab/retrylab/engine/outbox"
 	"github.com/retrylab/retrylab/engine/payment"
 	"github.com/retrylab/retrylab/engine/saga"
@@ -43,7 +44,8 @@ type modelCase struct {
 // draw), the budget model with and without its bucket, the storm's
 // three variants, the guard's three strategies with twenty requests in
 // lockstep, the payment's four cases of section 1, four of the lock's
-// (section 7), two of the outbox's and two of the saga's.
+// (section 7), and two each of the outbox's, the saga's and the
+// ordering's.
 var modelCases = []modelCase{
 	{"backoff", "none", "backoff, 1,000 clients, no jitter", func() (map[string]any, error) {
 		return backoffFigures(backoff.None)
@@ -110,6 +112,12 @@ var modelCases = []modelCase{
 	}},
 	{"saga", "no-keys", "saga, the hotel fails after a crash, no keys", func() (map[string]any, error) {
 		return sagaFigures(false)
+	}},
+	{"ordering", "dedupe", "ordering, evt_2 evt_1 evt_2, dedupe", func() (map[string]any, error) {
+		return orderingFigures(ordering.Dedupe)
+	}},
+	{"ordering", "watermark", "ordering, evt_2 evt_1 evt_2, a watermark", func() (map[string]any, error) {
+		return orderingFigures(ordering.Watermark)
 	}},
 }
 
@@ -227,6 +235,19 @@ func sagaFigures(keys bool) (map[string]any, error) {
 	}
 	return withTrace(map[string]any{"outcome": res.Outcome, "charges": res.Charges, "undos": res.Undos,
 		"stray": res.Stray, "calls": res.Calls, "crashes": res.Crashes}, res.Trace), nil
+}
+
+// orderingFigures runs the ordering model's default arrivals under
+// strategy.
+func orderingFigures(strategy ordering.Strategy) (map[string]any, error) {
+	p := ordering.Defaults()
+	p.Strategy = strategy
+	res, err := ordering.Run(p)
+	if err != nil {
+		return nil, err
+	}
+	return withTrace(map[string]any{"plan": res.Plan, "applied": strings.Join(res.Applied, ", "),
+		"skipped": res.Skipped, "correct": res.Correct}, res.Trace), nil
 }
 
 // statuses writes answers counted per status as "201: 1, 409: 19", the

@@ -91,6 +91,8 @@ func TestModelCasesAreTheFigures(t *testing.T) {
 		"outbox/five-no-inbox":          {"published": 6, "emails": 6},
 		"saga/keys":                     {"charges": 1, "undos": 1, "stray": 0, "outcome": "compensated"},
 		"saga/no-keys":                  {"charges": 1, "undos": 1, "stray": 1, "outcome": "compensated"},
+		"ordering/dedupe":               {"plan": "starter", "correct": false},
+		"ordering/watermark":            {"plan": "pro", "correct": true},
 	}
 	for _, mc := range modelCases {
 		key := mc.Model + "/" + mc.Case
