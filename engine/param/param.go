@@ -218,13 +218,27 @@ func (s Schema) Defaults() Values {
 // Check is Parse for a caller that only wants to know: a model's Validate
 // is its schema's Check of its parameters written out.
 func (s Schema) Check(raw map[string]string) error {
-	_, err := s.Parse(raw)
+	_, err := s.values(raw)
 	return err
 }
 
 // Parse checks raw values, as written in markdown, a query string, a form
 // or a command line, and fills in defaults for the parameters not given.
 func (s Schema) Parse(raw map[string]string) (Values, error) {
+	vals, err := s.values(raw)
+	if err != nil {
+		return Values{}, err
+	}
+	out := Values{schema: s, v: make(map[string]Value, len(s))}
+	for i, p := range s {
+		out.v[p.Name] = vals[i]
+	}
+	return out, nil
+}
+
+// values checks raw as Parse does and returns the values in the schema's
+// order.
+func (s Schema) values(raw map[string]string) ([]Value, error) {
 	var unknown []string
 	for k := range raw {
 		if _, ok := s.Param(k); !ok {
@@ -233,29 +247,29 @@ func (s Schema) Parse(raw map[string]string) (Values, error) {
 	}
 	if len(unknown) > 0 {
 		k := slices.Min(unknown) // report the first problem in a stable order
-		return Values{}, &Error{Param: k, Msg: "unknown parameter " + strconv.Quote(k) + " (known: " + strings.Join(s.Names(), ", ") + ")"}
+		return nil, &Error{Param: k, Msg: "unknown parameter " + strconv.Quote(k) + " (known: " + strings.Join(s.Names(), ", ") + ")"}
 	}
-	out := Values{schema: s, v: make(map[string]Value, len(s))}
-	for _, p := range s {
+	vals := make([]Value, len(s))
+	for i, p := range s {
 		val, err := p.Parse(textOf(raw, p))
 		if err != nil {
-			return Values{}, err
+			return nil, err
 		}
-		out.v[p.Name] = val
+		vals[i] = val
 	}
-	for _, p := range s {
+	for i, p := range s {
 		for _, r := range p.Rules {
-			other, ok := out.v[r.Other]
-			if !ok {
+			j := slices.IndexFunc(s, func(q Param) bool { return q.Name == r.Other })
+			if j < 0 {
 				panic("param: " + p.Name + " has a rule on " + strconv.Quote(r.Other) + ", which the schema lacks")
 			}
-			if !r.Op.holds(out.v[p.Name].Num, other.Num) {
-				return Values{}, &Error{Param: p.Name, Value: strings.TrimSpace(textOf(raw, p)),
-					Msg: "is not " + r.Op.String() + " " + r.Other + " (" + Number(other.Num) + ")"}
+			if !r.Op.holds(vals[i].Num, vals[j].Num) {
+				return nil, &Error{Param: p.Name, Value: strings.TrimSpace(textOf(raw, p)),
+					Msg: "is not " + r.Op.String() + " " + r.Other + " (" + Number(vals[j].Num) + ")"}
 			}
 		}
 	}
-	return out, nil
+	return vals, nil
 }
 
 // textOf is p's value in raw, or its default when raw does not give it.
