@@ -138,9 +138,10 @@ func runLockstep(p Params, res *Result) error {
 // call that failed), so it goes on a small heap of the slot's own, merged in
 // key order. Keys are distinct (each carries its client), so any correct
 // sort gives the same order: a radix sort, which takes a few passes over a
-// bucket instead of a comparison sort's log n. The tests check that this
-// gives the same run, draw for draw, as a plain priority queue, and, with
-// sortKeys a comparison sort, as radixSort.
+// bucket instead of a comparison sort's log n; sortKeys is radixSort but
+// in a test, which passes slices.Sort to check that both give the same
+// run. The tests check too that this gives the same run, draw for draw, as
+// a plain priority queue.
 func runJitter(p Params, r *sim.Rand, res *Result, sortKeys func(keys, scratch []uint64) []uint64) error {
 	attempt := make([]int32, p.Clients)
 	var prev []time.Duration
