@@ -14,9 +14,9 @@
 //   - widgets: every registered widget re-run and re-drawn after a change of
 //     one of its controls, and the backoff widget with 1,000 and 100,000
 //     clients;
-//   - models: the backoff, budget and storm models natively, against plain
-//     Python implementations of the same models (bench/reference), which must
-//     give the same figures;
+//   - models: backoff, budget, storm, guard, payment, lock, outbox, saga and
+//     ordering natively, against plain Python implementations of the same
+//     models (bench/reference), which must give the same figures;
 //   - sitegen: the real site's full build, and pages per second on a
 //     generated corpus.
 //

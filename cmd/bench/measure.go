@@ -82,7 +82,7 @@ func (b *bench) measureModels(ctx context.Context) {
 	python, pyErr := exec.LookPath("python3")
 	py := map[string]pyCase{}
 	if pyErr == nil {
-		for _, model := range []string{"backoff", "budget", "storm"} {
+		for _, model := range referenceModels() {
 			b.logf("timing bench/reference/%s.py", model)
 			cases, err := runPython(ctx, python, b.root, model, b.cfg.MinTime)
 			if err != nil {

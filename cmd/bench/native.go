@@ -10,6 +10,7 @@ import (
 	"math"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -17,6 +18,12 @@ import (
 
 	"github.com/retrylab/retrylab/engine/backoff"
 	"github.com/retrylab/retrylab/engine/budget"
+	"github.com/retrylab/retrylab/engine/guard"
+	"github.com/retrylab/retrylab/engine/lock"
+	"github.com/retrylab/retrylab/engine/ordering"
+	"github.com/retrylab/retrylab/engine/outbox"
+	"github.com/retrylab/retrylab/engine/payment"
+	"github.com/retrylab/retrylab/engine/saga"
 	"github.com/retrylab/retrylab/engine/sim"
 	"github.com/retrylab/retrylab/engine/storm"
 )
@@ -34,8 +41,11 @@ type modelCase struct {
 // modelCases are the figures' parameters of SIMULATORS.md: the backoff
 // model's 1,000 clients without jitter and with full jitter (seed 1: the
 // reference uses the engine's generator, so the run is the same draw for
-// draw), the budget model with and without its bucket, and the storm's
-// three variants.
+// draw), the budget model with and without its bucket, the storm's
+// three variants, the guard's three strategies with twenty requests in
+// lockstep, the payment's four cases of section 1, four of the lock's
+// (section 7), and two each of the outbox's, the saga's and the
+// ordering's.
 var modelCases = []modelCase{
 	{"backoff", "none", "backoff, 1,000 clients, no jitter", func() (map[string]any, error) {
 		return backoffFigures(backoff.None)
@@ -58,6 +68,69 @@ var modelCases = []modelCase{
 	{"storm", "budget-skip", "storm, budget + skip expired", func() (map[string]any, error) {
 		return stormFigures(true, true)
 	}},
+	{"guard", "check-then-insert", "guard, 20 at once, check then insert", func() (map[string]any, error) {
+		return guardFigures(guard.CheckThenInsert)
+	}},
+	{"guard", "constraint-after-charge", "guard, 20 at once, constraint after charge", func() (map[string]any, error) {
+		return guardFigures(guard.ConstraintAfterCharge)
+	}},
+	{"guard", "claim-before-work", "guard, 20 at once, claim before work", func() (map[string]any, error) {
+		return guardFigures(guard.ClaimBeforeWork)
+	}},
+	{"payment", "lose-request", "payment, request lost, no keys", func() (map[string]any, error) {
+		return paymentFigures(payment.KeysOff, payment.LoseRequest)
+	}},
+	{"payment", "lose-response", "payment, answer lost, no keys", func() (map[string]any, error) {
+		return paymentFigures(payment.KeysOff, payment.LoseResponse)
+	}},
+	{"payment", "per-intent", "payment, answer lost, a key per intent", func() (map[string]any, error) {
+		return paymentFigures(payment.KeysPerIntent, payment.LoseResponse)
+	}},
+	{"payment", "per-attempt", "payment, answer lost, a key per attempt", func() (map[string]any, error) {
+		return paymentFigures(payment.KeysPerAttempt, payment.LoseResponse)
+	}},
+	{"lock", "setnx-20", "lock, SET NX, 20 senders", func() (map[string]any, error) {
+		return lockFigures(func(p *lock.Params) { p.Dupes = 20 })
+	}},
+	{"lock", "crash-after-charge", "lock, SET NX, a crash after the charge", func() (map[string]any, error) {
+		return lockFigures(func(p *lock.Params) { p.Crash = lock.AfterCharge })
+	}},
+	{"lock", "fail-closed", "lock, SET NX, the store down, fail closed", func() (map[string]any, error) {
+		return lockFigures(func(p *lock.Params) { p.Store, p.OnDown = lock.Down, lock.FailClosed })
+	}},
+	{"lock", "get-then-set-20", "lock, GET then SET, 20 senders", func() (map[string]any, error) {
+		return lockFigures(func(p *lock.Params) { p.Guard, p.Dupes = lock.GetThenSet, 20 })
+	}},
+	{"outbox", "crash-inbox", "outbox, a relay crash, an inbox", func() (map[string]any, error) {
+		return outboxFigures(1, true)
+	}},
+	{"outbox", "five-no-inbox", "outbox, 5 orders, a relay crash, no inbox", func() (map[string]any, error) {
+		return outboxFigures(5, false)
+	}},
+	{"saga", "keys", "saga, the hotel fails after a crash, keys", func() (map[string]any, error) {
+		return sagaFigures(true)
+	}},
+	{"saga", "no-keys", "saga, the hotel fails after a crash, no keys", func() (map[string]any, error) {
+		return sagaFigures(false)
+	}},
+	{"ordering", "dedupe", "ordering, evt_2 evt_1 evt_2, dedupe", func() (map[string]any, error) {
+		return orderingFigures(ordering.Dedupe)
+	}},
+	{"ordering", "watermark", "ordering, evt_2 evt_1 evt_2, a watermark", func() (map[string]any, error) {
+		return orderingFigures(ordering.Watermark)
+	}},
+}
+
+// referenceModels are the models of modelCases, each a script
+// bench/reference/MODEL.py.
+func referenceModels() []string {
+	var models []string
+	for _, mc := range modelCases {
+		if !slices.Contains(models, mc.Model) {
+			models = append(models, mc.Model)
+		}
+	}
+	return models
 }
 
 func backoffFigures(policy backoff.Policy) (map[string]any, error) {
@@ -97,6 +170,101 @@ func stormFigures(withBudget, skip bool) (map[string]any, error) {
 // withTrace adds what the reference runs report of their trace: its
 // length and its last event's sentence, which checks the wording of the
 // events as well as their number.
+func guardFigures(strategy guard.Strategy) (map[string]any, error) {
+	p := guard.Defaults()
+	p.Strategy = strategy
+	res, err := guard.Run(p, 1)
+	if err != nil {
+		return nil, err
+	}
+	return withTrace(map[string]any{"rows": res.Rows, "charges": res.Charges, "replayed": res.Replayed,
+		"statuses": statuses(res.Statuses), "retry_status": res.Retry.Status, "other_status": res.Other.Status}, res.Trace), nil
+}
+
+// paymentFigures runs the payment model with the first attempt's fault
+// first and the second attempt delivered.
+func paymentFigures(keys payment.Keys, first payment.Fault) (map[string]any, error) {
+	p := payment.Defaults()
+	p.Keys, p.Faults = keys, []payment.Fault{first, payment.OK}
+	res, err := payment.Run(p)
+	if err != nil {
+		return nil, err
+	}
+	return withTrace(map[string]any{"charges": len(res.Charges), "receipt": res.Receipt, "status": res.Status,
+		"replayed": res.Replayed, "attempts": res.Attempts}, res.Trace), nil
+}
+
+// lockFigures runs the lock model at its defaults but for what change sets.
+func lockFigures(change func(*lock.Params)) (map[string]any, error) {
+	p := lock.Defaults()
+	change(&p)
+	res, err := lock.Run(p)
+	if err != nil {
+		return nil, err
+	}
+	var doneAt any // JSON null: a sender gave up
+	if res.DoneAt != nil {
+		doneAt = *res.DoneAt
+	}
+	return withTrace(map[string]any{"charges": res.Charges, "sends": res.Sends, "conflicts": res.Conflicts,
+		"replays": res.Replays, "unavailable": res.Unavailable, "timeouts": res.Timeouts, "gave_up": res.GaveUp,
+		"done_at_s": doneAt}, res.Trace), nil
+}
+
+// outboxFigures runs the outbox model with its relay crash, orders orders
+// and the inbox or not.
+func outboxFigures(orders int, inbox bool) (map[string]any, error) {
+	p := outbox.Defaults()
+	p.Orders, p.Inbox = orders, inbox
+	res, err := outbox.Run(p)
+	if err != nil {
+		return nil, err
+	}
+	return withTrace(map[string]any{"orders": res.Orders, "published": res.Published, "emails": res.Emails,
+		"skipped": res.Skipped}, res.Trace), nil
+}
+
+// sagaFigures runs the saga model at its defaults (the hotel refuses, the
+// runner crashes after the flight), with keys or not.
+func sagaFigures(keys bool) (map[string]any, error) {
+	p := saga.Defaults()
+	p.Keys = keys
+	res, err := saga.Run(p)
+	if err != nil {
+		return nil, err
+	}
+	return withTrace(map[string]any{"outcome": res.Outcome, "charges": res.Charges, "undos": res.Undos,
+		"stray": res.Stray, "calls": res.Calls, "crashes": res.Crashes}, res.Trace), nil
+}
+
+// orderingFigures runs the ordering model's default arrivals under
+// strategy.
+func orderingFigures(strategy ordering.Strategy) (map[string]any, error) {
+	p := ordering.Defaults()
+	p.Strategy = strategy
+	res, err := ordering.Run(p)
+	if err != nil {
+		return nil, err
+	}
+	return withTrace(map[string]any{"plan": res.Plan, "applied": strings.Join(res.Applied, ", "),
+		"skipped": res.Skipped, "correct": res.Correct}, res.Trace), nil
+}
+
+// statuses writes answers counted per status as "201: 1, 409: 19", the
+// lowest status first.
+func statuses(count map[int]int) string {
+	codes := make([]int, 0, len(count))
+	for c := range count {
+		codes = append(codes, c)
+	}
+	slices.Sort(codes)
+	parts := make([]string, len(codes))
+	for i, c := range codes {
+		parts[i] = fmt.Sprintf("%d: %d", c, count[c])
+	}
+	return strings.Join(parts, ", ")
+}
+
 func withTrace(figs map[string]any, t sim.Trace) map[string]any {
 	figs["events"] = len(t)
 	figs["last_event"] = ""

@@ -1,8 +1,12 @@
 package main
 
 import (
+	"context"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Lines as bench/reference/timing.py prints them.
@@ -65,13 +69,30 @@ func TestDisagreements(t *testing.T) {
 // figures (SIMULATORS.md): the engine gives those figures for them.
 func TestModelCasesAreTheFigures(t *testing.T) {
 	want := map[string]map[string]any{
-		"backoff/none":      {"calls": 10500, "last_served_s": 132.7, "waves": 20},
-		"budget/budget":     {"calls": 1109},
-		"budget/no-budget":  {"calls": 4000},
-		"storm/retry":       {"healthy": 80, "slow": 20, "recovered_after_s": nil},
-		"storm/budget":      {"healthy": 80, "slow": 20, "recovered_after_s": 20},
-		"storm/budget-skip": {"healthy": 80, "slow": 40, "recovered_after_s": 0},
-		"backoff/full":      nil, // a random figure: checked against Python, draw for draw
+		"backoff/none":                  {"calls": 10500, "last_served_s": 132.7, "waves": 20},
+		"budget/budget":                 {"calls": 1109},
+		"budget/no-budget":              {"calls": 4000},
+		"storm/retry":                   {"healthy": 80, "slow": 20, "recovered_after_s": nil},
+		"storm/budget":                  {"healthy": 80, "slow": 20, "recovered_after_s": 20},
+		"storm/budget-skip":             {"healthy": 80, "slow": 40, "recovered_after_s": 0},
+		"backoff/full":                  nil, // a random figure: checked against Python, draw for draw
+		"guard/check-then-insert":       {"rows": 20, "charges": 20, "statuses": "201: 20"},
+		"guard/constraint-after-charge": {"rows": 1, "charges": 20, "statuses": "201: 1, 409: 19"},
+		"guard/claim-before-work":       {"rows": 1, "charges": 1, "statuses": "201: 1, 409: 19"},
+		"payment/lose-request":          {"charges": 1, "receipt": "ch_1"},
+		"payment/lose-response":         {"charges": 2, "receipt": "ch_2"},
+		"payment/per-intent":            {"charges": 1, "receipt": "ch_1", "replayed": true},
+		"payment/per-attempt":           {"charges": 2, "receipt": "ch_2"},
+		"lock/setnx-20":                 {"charges": 1, "sends": 39, "conflicts": 19, "replays": 19, "done_at_s": 60},
+		"lock/crash-after-charge":       {"charges": 2, "sends": 12, "conflicts": 9, "replays": 1, "done_at_s": 310},
+		"lock/fail-closed":              {"charges": 1, "sends": 5, "unavailable": 2, "done_at_s": 120},
+		"lock/get-then-set-20":          {"charges": 20, "sends": 20, "done_at_s": 2},
+		"outbox/crash-inbox":            {"published": 2, "emails": 1},
+		"outbox/five-no-inbox":          {"published": 6, "emails": 6},
+		"saga/keys":                     {"charges": 1, "undos": 1, "stray": 0, "outcome": "compensated"},
+		"saga/no-keys":                  {"charges": 1, "undos": 1, "stray": 1, "outcome": "compensated"},
+		"ordering/dedupe":               {"plan": "starter", "correct": false},
+		"ordering/watermark":            {"plan": "pro", "correct": true},
 	}
 	for _, mc := range modelCases {
 		key := mc.Model + "/" + mc.Case
@@ -94,5 +115,48 @@ func TestModelCasesAreTheFigures(t *testing.T) {
 	}
 	for key := range want {
 		t.Errorf("case %s is not timed", key)
+	}
+}
+
+// Every reference script gives the engine's figures and last event, word
+// for word, for every case the bench times, and times no case the bench
+// does not know. It runs when python3 is present.
+func TestReferencesAgree(t *testing.T) {
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 not found: the references are not run")
+	}
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := map[string]modelCase{}
+	for _, mc := range modelCases {
+		cases[mc.Model+"/"+mc.Case] = mc
+	}
+	for _, model := range referenceModels() {
+		got, err := runPython(context.Background(), python, root, model, time.Millisecond)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range got {
+			key := c.Model + "/" + c.Case
+			mc, ok := cases[key]
+			if !ok {
+				t.Errorf("bench/reference/%s.py times %s, which the bench does not", model, key)
+				continue
+			}
+			delete(cases, key)
+			want, err := mc.Run()
+			if err != nil {
+				t.Fatalf("%s: %v", key, err)
+			}
+			if d := disagreements(want, c.Result); len(d) > 0 {
+				t.Errorf("%s: %s", key, strings.Join(d, "; "))
+			}
+		}
+	}
+	for key := range cases {
+		t.Errorf("no reference script times %s", key)
 	}
 }

@@ -363,3 +363,69 @@ func BenchmarkBackoff100k(b *testing.B) {
 		})
 	}
 }
+
+// The radix sort orders keys exactly as slices.Sort, the comparison sort
+// runJitter used before it, does: for keys shaped like the model's (an
+// offset within a slot above a client), for keys over all 64 bits, and for
+// keys that share most of their digits, at sizes on both sides of the
+// cut-over to slices.Sort and of a digit's table.
+func TestRadixSortIsSlicesSort(t *testing.T) {
+	shapes := map[string]func(r *sim.Rand, i int) uint64{
+		"model": func(r *sim.Rand, i int) uint64 {
+			return uint64(r.Intn(int(10*time.Second)))<<clientBits | uint64(i)
+		},
+		"any":    func(r *sim.Rand, i int) uint64 { return r.Uint64() },
+		"shared": func(r *sim.Rand, i int) uint64 { return 7<<40 | uint64(r.Intn(1<<radixBits)) },
+		"narrow": func(r *sim.Rand, i int) uint64 { return uint64(r.Intn(3)) << 22 },
+	}
+	var scratch []uint64
+	for name, key := range shapes {
+		for seed := uint64(1); seed <= 40; seed++ {
+			r := sim.NewRand(seed)
+			for _, n := range []int{0, 1, 2, 255, 256, 257, 1 << radixBits, 3000, 20_000 + int(seed)} {
+				keys := make([]uint64, n)
+				for i := range keys {
+					keys[i] = key(r, i)
+				}
+				want := slices.Clone(keys)
+				slices.Sort(want)
+				scratch = radixSort(keys, scratch)
+				if !slices.Equal(keys, want) {
+					t.Fatalf("%s keys, seed %d, %d keys: the radix sort's order differs from slices.Sort's", name, seed, n)
+				}
+			}
+		}
+	}
+}
+
+// At the widget's largest setting, 100,000 clients, and at 20,000, every
+// jittered policy gives the run it gave with the comparison sort, seed
+// after seed: the same calls, slots, last call served and trace.
+func TestRadixRunIsComparisonRun(t *testing.T) {
+	comparison := func(keys, scratch []uint64) []uint64 {
+		slices.Sort(keys)
+		return scratch
+	}
+	for _, clients := range []int{20_000, 100_000} {
+		for _, pol := range Policies {
+			if pol == None {
+				continue
+			}
+			p := Defaults()
+			p.Policy, p.Clients = pol, clients
+			for seed := uint64(1); seed <= 4; seed++ {
+				var got, want Result
+				if err := runJitter(p, sim.NewRand(seed), &got, radixSort); err != nil {
+					t.Fatal(err)
+				}
+				if err := runJitter(p, sim.NewRand(seed), &want, comparison); err != nil {
+					t.Fatal(err)
+				}
+				if got.Calls != want.Calls || got.LastServed != want.LastServed || !slices.Equal(got.PerSlot, want.PerSlot) || !slices.Equal(got.Trace, want.Trace) {
+					t.Errorf("%d clients, %s, seed %d: calls %d, last %v with the radix sort; %d, %v with slices.Sort",
+						clients, pol, seed, got.Calls, got.LastServed, want.Calls, want.LastServed)
+				}
+			}
+		}
+	}
+}

@@ -47,40 +47,80 @@ func Run(p Params) (Result, error) {
 	if err := p.Validate(); err != nil {
 		return Result{}, err
 	}
-	res := Result{Summary: Summary{Requests: p.Requests}}
+	// A first play without a trace counts the events, so that the trace,
+	// the bulk of a run's memory, is allocated once at its size instead of
+	// copied as it grows.
+	sum := play(p, nil)
+	res := Result{Summary: sum}
+	res.Trace = make(sim.Trace, 0, min(sum.Calls+sum.Denied, sim.MaxEvents+1))
+	play(p, &res.Trace)
+	return res, nil
+}
+
+// play runs the requests and records their events in trace, unless it is
+// nil.
+func play(p Params, trace *sim.Trace) Summary {
+	s := Summary{Requests: p.Requests}
+	var lanes []string
+	if trace != nil {
+		lanes = laneNames(p.Requests)
+	}
+	keep := func(kind sim.Kind, i, r int, b *Bucket) {
+		if trace != nil {
+			trace.Keep(event(kind, i, r, lanes[i-1], p.Budget, b), sim.MaxEvents)
+		}
+	}
 	b := NewBucket(p.Ratio, p.Bank)
 	for i := 1; i <= p.Requests; i++ {
 		if p.Budget {
 			b.Earn(1)
 		}
-		res.keep(Call, i, 0, p.Budget, b)
+		keep(Call, i, 0, b)
 		for r := 1; r <= p.Retries; r++ {
 			if p.Budget && b.Spend(1) == 0 {
-				res.Denied++
-				res.keep(Denied, i, r, p.Budget, b)
+				s.Denied++
+				keep(Denied, i, r, b)
 				break
 			}
-			res.Retries++
-			res.keep(Retry, i, r, p.Budget, b)
+			s.Retries++
+			keep(Retry, i, r, b)
 		}
 	}
-	res.Calls = p.Requests + res.Retries
+	s.Calls = p.Requests + s.Retries
 	if p.Budget {
-		res.Tokens = b.Tokens()
+		s.Tokens = b.Tokens()
 	}
-	return res, nil
+	return s
 }
 
-// keep records request i's first call (r 0), its retry r or the refusal of
-// that retry, with what the bucket holds after it, up to sim.MaxEvents.
-func (res *Result) keep(kind sim.Kind, i, r int, budget bool, b *Bucket) {
-	lane := "req-" + strconv.Itoa(i)
+// laneNames returns the requests' lanes, "req-1" to "req-n", as slices of
+// one string: a run of a thousand requests allocates a few blocks for its
+// lanes rather than a thousand strings.
+func laneNames(n int) []string {
+	buf := make([]byte, 0, n*len("req-1000"))
+	ends := make([]int, n)
+	for i := range n {
+		buf = strconv.AppendInt(append(buf, "req-"...), int64(i+1), 10)
+		ends[i] = len(buf)
+	}
+	all := string(buf)
+	names := make([]string, n)
+	start := 0
+	for i, end := range ends {
+		names[i], start = all[start:end], end
+	}
+	return names
+}
+
+// event is request i's first call (r 0), its retry r or the refusal of
+// that retry, with what the bucket holds after it.
+func event(kind sim.Kind, i, r int, lane string, budget bool, b *Bucket) sim.Event {
 	e := sim.Event{At: time.Duration(i) * time.Second, Kind: kind, Lane: lane, Ref: lane,
 		N: i, OK: budget, Amount: b.tokens, Say: sayer}
 	if kind != Denied {
 		e.To, e.M = "upstream", r
 	}
-	res.Trace.Keep(e, sim.MaxEvents)
+	return e
 }
 
 // Kinds of the trace's events, lane and Ref "req-N". N is the request, M

@@ -163,3 +163,24 @@ func TestEventsAreData(t *testing.T) {
 		t.Errorf("without a budget, event 0 says %q", got)
 	}
 }
+
+// A run allocates its trace once, at its size, and its lanes in a few
+// blocks: what it allocates does not grow with the events it records
+// (before, a run of the defaults made 4,024 allocations and copied its
+// trace as it grew).
+func TestTraceAllocatedOnce(t *testing.T) {
+	for _, on := range []bool{true, false} {
+		p := Defaults()
+		p.Budget = on
+		res, err := Run(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cap(res.Trace) != len(res.Trace) {
+			t.Errorf("budget %v: a trace of %d events in room for %d", on, len(res.Trace), cap(res.Trace))
+		}
+		if n := testing.AllocsPerRun(20, func() { Run(p) }); n > 30 {
+			t.Errorf("budget %v: %v allocations for a run of %d events; want at most 30", on, n, len(res.Trace))
+		}
+	}
+}

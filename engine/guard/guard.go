@@ -103,6 +103,9 @@ func Run(p Params, seed uint64) (Result, error) {
 		return Result{}, err
 	}
 	m := &model{p: p, s: sim.New(seed), db: &db{unique: p.Strategy != CheckThenInsert}}
+	// Room for every step of the burst and the two follow-ups, so the
+	// trace is allocated once rather than copied as it grows.
+	m.s.Trace = make(sim.Trace, 0, (p.N+2)*maxSteps)
 	m.hs = make([]*handler, p.N)
 	for i := range m.hs {
 		h := &handler{lane: "req-" + strconv.Itoa(i+1), burst: true, amount: Amount, state: m.first()}
@@ -146,14 +149,15 @@ type model struct {
 	s       *sim.Sim
 	db      *db
 	hs      []*handler
-	charges int // made by the burst
-	pays    int // payment ids handed out by the card network, burst and follow-ups
+	active  []*handler // the handlers taking a step this round
+	charges int        // made by the burst
+	pays    int        // payment ids handed out by the card network, burst and follow-ups
 }
 
 // round runs one step of every handler that has arrived and not answered,
 // then schedules the next round while any has not answered.
 func (m *model) round(r int) {
-	var active []*handler
+	active := m.active[:0]
 	left := false
 	for _, h := range m.hs {
 		if h.done {
@@ -173,8 +177,14 @@ func (m *model) round(r int) {
 	for _, h := range active {
 		m.step(h)
 	}
+	m.active = active
 	m.s.After(Step, func() { m.round(r + 1) })
 }
+
+// maxSteps is the most steps a handler takes: a SELECT or a claim,
+// the card's hops, a row or the answer saved, and the answer (a loser of
+// the claim takes three: the claim, a read and the answer).
+const maxSteps = 3 + CardSteps
 
 // state is where a handler is in its steps.
 type state int

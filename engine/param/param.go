@@ -12,6 +12,7 @@ package param
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -217,50 +218,66 @@ func (s Schema) Defaults() Values {
 // Check is Parse for a caller that only wants to know: a model's Validate
 // is its schema's Check of its parameters written out.
 func (s Schema) Check(raw map[string]string) error {
-	_, err := s.Parse(raw)
+	_, err := s.values(raw)
 	return err
 }
 
 // Parse checks raw values, as written in markdown, a query string, a form
 // or a command line, and fills in defaults for the parameters not given.
 func (s Schema) Parse(raw map[string]string) (Values, error) {
-	keys := make([]string, 0, len(raw))
-	for k := range raw {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys) // report the first problem in a stable order
-	for _, k := range keys {
-		if _, ok := s.Param(k); !ok {
-			return Values{}, &Error{Param: k, Msg: "unknown parameter " + strconv.Quote(k) + " (known: " + strings.Join(s.Names(), ", ") + ")"}
-		}
+	vals, err := s.values(raw)
+	if err != nil {
+		return Values{}, err
 	}
 	out := Values{schema: s, v: make(map[string]Value, len(s))}
-	texts := make(map[string]string, len(s))
-	for _, p := range s {
-		text, given := raw[p.Name]
-		if !given {
-			text = p.Default
-		}
-		val, err := p.Parse(text)
-		if err != nil {
-			return Values{}, err
-		}
-		out.v[p.Name] = val
-		texts[p.Name] = strings.TrimSpace(text)
-	}
-	for _, p := range s {
-		for _, r := range p.Rules {
-			other, ok := out.v[r.Other]
-			if !ok {
-				panic("param: " + p.Name + " has a rule on " + strconv.Quote(r.Other) + ", which the schema lacks")
-			}
-			if !r.Op.holds(out.v[p.Name].Num, other.Num) {
-				return Values{}, &Error{Param: p.Name, Value: texts[p.Name],
-					Msg: "is not " + r.Op.String() + " " + r.Other + " (" + Number(other.Num) + ")"}
-			}
-		}
+	for i, p := range s {
+		out.v[p.Name] = vals[i]
 	}
 	return out, nil
+}
+
+// values checks raw as Parse does and returns the values in the schema's
+// order.
+func (s Schema) values(raw map[string]string) ([]Value, error) {
+	var unknown []string
+	for k := range raw {
+		if _, ok := s.Param(k); !ok {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) > 0 {
+		k := slices.Min(unknown) // report the first problem in a stable order
+		return nil, &Error{Param: k, Msg: "unknown parameter " + strconv.Quote(k) + " (known: " + strings.Join(s.Names(), ", ") + ")"}
+	}
+	vals := make([]Value, len(s))
+	for i, p := range s {
+		val, err := p.Parse(textOf(raw, p))
+		if err != nil {
+			return nil, err
+		}
+		vals[i] = val
+	}
+	for i, p := range s {
+		for _, r := range p.Rules {
+			j := slices.IndexFunc(s, func(q Param) bool { return q.Name == r.Other })
+			if j < 0 {
+				panic("param: " + p.Name + " has a rule on " + strconv.Quote(r.Other) + ", which the schema lacks")
+			}
+			if !r.Op.holds(vals[i].Num, vals[j].Num) {
+				return nil, &Error{Param: p.Name, Value: strings.TrimSpace(textOf(raw, p)),
+					Msg: "is not " + r.Op.String() + " " + r.Other + " (" + Number(vals[j].Num) + ")"}
+			}
+		}
+	}
+	return vals, nil
+}
+
+// textOf is p's value in raw, or its default when raw does not give it.
+func textOf(raw map[string]string, p Param) string {
+	if text, given := raw[p.Name]; given {
+		return text
+	}
+	return p.Default
 }
 
 // Parse reads one value of p, within p's own bounds; Schema.Parse checks
@@ -280,19 +297,19 @@ func (p Param) Parse(text string) (Value, error) {
 		}
 		return bad("is not allowed (allowed: on, off)")
 	case Int, Float:
-		bounds := Number(p.Min) + " to " + Number(p.Max)
+		bounds := func() string { return Number(p.Min) + " to " + Number(p.Max) } // written only for an error
 		f, err := strconv.ParseFloat(text, 64)
 		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
 			if p.Kind == Int {
-				return bad("is not a whole number (allowed: " + bounds + ")")
+				return bad("is not a whole number (allowed: " + bounds() + ")")
 			}
-			return bad("is not a number (allowed: " + bounds + ")")
+			return bad("is not a number (allowed: " + bounds() + ")")
 		}
 		if p.Kind == Int && f != math.Trunc(f) {
-			return bad("is not a whole number (allowed: " + bounds + ")")
+			return bad("is not a whole number (allowed: " + bounds() + ")")
 		}
 		if f < p.Min || f > p.Max {
-			return bad("is out of bounds (allowed: " + bounds + ")")
+			return bad("is out of bounds (allowed: " + bounds() + ")")
 		}
 		return Value{Num: f}, nil
 	case Enum:

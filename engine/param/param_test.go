@@ -22,6 +22,8 @@ func TestRules(t *testing.T) {
 		want string
 	}{
 		{map[string]string{"base": "0.2", "cap": "0.1"}, `cap: "0.1" is not at least base (0.2)`},
+		{map[string]string{"base": "0.2", "cap": " 0.1 "}, `cap: "0.1" is not at least base (0.2)`},
+		{map[string]string{"seconds": "10"}, `from: "10" is not below seconds (10)`}, // from's default
 		{map[string]string{"from": "30", "to": "20"}, `to: "20" is not above from (30)`},
 		{map[string]string{"from": "20", "to": "20"}, `to: "20" is not above from (20)`},
 		{map[string]string{"seconds": "60", "to": "90"}, `to: "90" is not at most seconds (60)`},
@@ -44,6 +46,19 @@ func TestRules(t *testing.T) {
 	} {
 		if err := testSchema.Check(raw); err != nil {
 			t.Errorf("Check(%v): %v", raw, err)
+		}
+	}
+}
+
+// Of several unknown parameters, the error names the first in order of
+// name, whatever the map's order.
+func TestUnknownParameter(t *testing.T) {
+	raw := map[string]string{"zeta": "1", "mu": "2", "alpha": "3", "base": "0.2", "omega": "4"}
+	for range 20 {
+		err := testSchema.Check(raw)
+		var pe *Error
+		if !errors.As(err, &pe) || pe.Param != "alpha" {
+			t.Fatalf("Check(%v) = %v, want an error naming alpha", raw, err)
 		}
 	}
 }
