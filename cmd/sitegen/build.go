@@ -37,6 +37,10 @@ type buildConfig struct {
 	// the pages load embed.js from until the page's module puts in the
 	// origin the reader is on. Empty: siteOrigin's.
 	Origin string
+	// Cache, when set, is what the previous build in this process left
+	// (serve's rebuilds after an edit that changes no Go code): see
+	// buildCache.
+	Cache *buildCache
 }
 
 // defaultOrigin is the origin of `sitegen serve` at its default address,
@@ -63,6 +67,9 @@ type buildStats struct {
 	Wasm       struct{ Raw, Gzip, Brotli int64 }
 	Took       time.Duration
 	Warning    string // something to tell, though the build succeeded
+	// SearchPending: the search index is the previous build's, until
+	// reindex makes the one of these pages.
+	SearchPending bool
 }
 
 // String is the one-line summary a build prints.
@@ -74,6 +81,9 @@ func (s buildStats) String() string {
 	line := fmt.Sprintf("%d pages, %d assets, %s (+%s .br/.gz, %d reused); wasm %s, %s gzip, %s; %.2fs",
 		s.Pages, s.Assets, size(s.Bytes), size(s.Compressed), s.Reused,
 		size(s.Wasm.Raw), size(s.Wasm.Gzip), br, s.Took.Seconds())
+	if s.SearchPending {
+		line += " (search index to follow)"
+	}
 	if s.Warning != "" {
 		line += "\nwarning: " + s.Warning
 	}
@@ -129,9 +139,9 @@ func build(ctx context.Context, cfg buildConfig) (stats buildStats, err error) {
 	// in under its hashed name once built.
 	wasmFile := filepath.Join(tmp, ".retrylab.wasm")
 	wasmDone := make(chan error, 1)
-	go func() { wasmDone <- buildWasm(ctx, cfg.Root, wasmFile) }()
+	go func() { wasmDone <- cfg.Cache.buildWasm(ctx, cfg.Root, wasmFile) }()
 
-	sc, err := readContent(cfg.Root, cfg.Content, cfg.Origin)
+	sc, err := readContent(cfg.Root, cfg.Content, cfg.Origin, cfg.Cache)
 	if err != nil {
 		cancel()
 		<-wasmDone
@@ -149,9 +159,9 @@ func build(ctx context.Context, cfg buildConfig) (stats buildStats, err error) {
 	if err == nil {
 		err = as.add("highlight.css", []byte(markdown.HighlightCSS()))
 	}
+	var js []byte
 	if err == nil {
-		var js []byte
-		if js, err = wasmExec(ctx); err == nil {
+		if js, err = cfg.Cache.wasmExec(ctx); err == nil {
 			err = as.add("wasm_exec.js", js)
 		}
 	}
@@ -179,7 +189,14 @@ func build(ctx context.Context, cfg buildConfig) (stats buildStats, err error) {
 		return stats, err
 	}
 	stats.Pages = n
-	if err := indexSearch(ctx, cfg.Root, tmp); err != nil {
+	if cfg.Cache.searchFrom(out) {
+		// The index of the previous build stands in until reindex runs:
+		// Pagefind takes about a second, far longer than the pages.
+		if err := linkTree(filepath.Join(out, pagefindDir), filepath.Join(tmp, pagefindDir), ""); err != nil {
+			return stats, err
+		}
+		stats.SearchPending = true
+	} else if err := indexSearch(ctx, cfg.Root, tmp); err != nil {
 		return stats, err
 	}
 
@@ -207,6 +224,7 @@ func build(ctx context.Context, cfg buildConfig) (stats buildStats, err error) {
 			stats.Warning = fmt.Sprintf("the previous site is left at %s: %v", old, err)
 		}
 	}
+	cfg.Cache.keep(wasm, js)
 	stats.Took = time.Since(start)
 	return stats, nil
 }
@@ -319,7 +337,7 @@ type siteContent struct {
 // hold (listContent, checkNames) and every link or image that names
 // nothing the site will have. The errors of all files are returned
 // together, each as "file:line: what".
-func readContent(root, dir, origin string) (*siteContent, error) {
+func readContent(root, dir, origin string, cache *buildCache) (*siteContent, error) {
 	rules, err := loadHeaders(filepath.Join(root, "netlify.toml"))
 	if err != nil {
 		return nil, err
@@ -335,13 +353,13 @@ func readContent(root, dir, origin string) (*siteContent, error) {
 		return nil, refused
 	}
 	errs := []error{refused, checkNames(root, cf.Articles, reserved, rules)}
-	live, err := liveOptions(root)
+	live, liveKey, err := liveOptions(root)
 	if err != nil {
 		return nil, err
 	}
-	conv := markdown.New(markdown.WithSourceRoot(root),
+	conv := cache.converter(origin+"\x00"+liveKey, markdown.New(markdown.WithSourceRoot(root),
 		markdown.WithWidgetOptions(markdown.EmbedOrigin(origin)),
-		markdown.WithLiveOptions(live...))
+		markdown.WithLiveOptions(live...)))
 	sc := &siteContent{Images: cf.Images}
 	for _, f := range cf.Articles {
 		src, err := os.ReadFile(f)

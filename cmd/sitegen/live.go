@@ -215,7 +215,11 @@ func (b *broker) serveWaiting(w http.ResponseWriter, r *http.Request) {
 // rebuilder runs a build and reports its outcome to the terminal and to
 // every open page.
 type rebuilder struct {
-	build  func(context.Context) error
+	build func(context.Context) error
+	// after, when set, runs once the pages have been told to reload: the
+	// work they need not wait for (reindex). Its failure is reported as
+	// a build's.
+	after  func(context.Context) error
 	events *broker
 	log    io.Writer
 }
@@ -234,7 +238,15 @@ func (r *rebuilder) run(ctx context.Context) error {
 		fmt.Fprintf(r.log, "sitegen: rebuilt in %.2fs, reloading pages\n", time.Since(start).Seconds())
 	}
 	r.events.report(err)
-	return err
+	if err != nil || r.after == nil {
+		return err
+	}
+	if err := r.after(ctx); err != nil && ctx.Err() == nil {
+		fmt.Fprintf(r.log, "sitegen: %v\n", err)
+		r.events.report(err)
+		return err
+	}
+	return ctx.Err()
 }
 
 // watchDirs are the folders whose changes trigger a rebuild: the articles,

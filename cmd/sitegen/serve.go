@@ -320,11 +320,49 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 		return err
 	}
 	defer os.RemoveAll(binDir)
-	rb := &rebuilder{build: childBuild(cfg.buildConfig, binDir, stdout), events: srv.live, log: stderr}
+	// Until a Go file changes, this process's code is the site's: it
+	// builds in process, keeping what the last build made (buildCache).
+	// After, a child built afresh does (childBuild).
+	local := cfg.buildConfig
+	local.Cache = &buildCache{}
+	child := childBuild(cfg.buildConfig, binDir, stdout)
+	var (
+		stale       bool // a Go file changed since this process was compiled
+		contentOnly bool // the change is to files of the content folder alone
+		pending     bool // the last build kept the previous search index
+	)
+	rb := &rebuilder{events: srv.live, log: stderr}
+	rb.build = func(ctx context.Context) error {
+		pending = false
+		if stale {
+			return child(ctx)
+		}
+		if !contentOnly {
+			local.Cache.forget()
+		}
+		stats, err := build(ctx, local)
+		if err != nil {
+			return err
+		}
+		pending = stats.SearchPending
+		fmt.Fprintf(stdout, "sitegen: %s; %d of the markdown files converted\n", stats, local.Cache.Converted)
+		return nil
+	}
+	rb.after = func(ctx context.Context) error {
+		if !pending {
+			return nil
+		}
+		if err := reindex(ctx, local); err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout, "sitegen: search index updated")
+		return nil
+	}
 	// The watcher starts before the first build, so that an edit made
 	// while it runs is not missed, and reads its events after it.
 	w, err := newWatcher(cfg.Root, stderr, func(ctx context.Context, changed []string) {
 		rebuild := false
+		contentOnly = true
 		for _, name := range changed {
 			if name == tomlPath {
 				// Headers change what is served, not what is built.
@@ -340,6 +378,13 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 				continue
 			}
 			rebuild = true
+			if !inside(cfg.Content, name) {
+				contentOnly = false
+			}
+			if !stale && codeChange(cfg.Root, name) {
+				stale = true
+				fmt.Fprintf(stderr, "sitegen: %s changed: from now on each rebuild compiles the generator afresh\n", displayPath(cfg.Root, name))
+			}
 		}
 		if rebuild {
 			rb.run(ctx)
@@ -361,13 +406,13 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 	go func() { served <- hs.Serve(ln) }()
 
 	// The first build runs in this process: its code is the code just
-	// compiled. Later ones run in a child built afresh (see childBuild).
+	// compiled.
 	watchCtx, stopWatch := context.WithCancel(ctx)
 	watchDone := make(chan struct{})
 	go func() {
 		defer close(watchDone)
 		fmt.Fprintln(stdout, "sitegen: building")
-		stats, err := build(watchCtx, cfg.buildConfig)
+		stats, err := build(watchCtx, local)
 		if watchCtx.Err() != nil {
 			w.fsw.Close()
 			return
@@ -397,6 +442,12 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 		err = nil
 	}
 	return err
+}
+
+// inside reports whether file lies in dir.
+func inside(dir, file string) bool {
+	rel, err := filepath.Rel(dir, file)
+	return err == nil && filepath.IsLocal(rel)
 }
 
 // siteURL is the address to open: the host as given ("localhost"), the
