@@ -209,8 +209,9 @@ const quickLimit = 1 << 20
 // absent) already has a sibling of that name it is reused instead of
 // compressed again; so is the sibling of any other file whose bytes are
 // those of prev's file of the same name. quick skips new brotli siblings
-// of files over quickLimit.
-func compressTree(ctx context.Context, dir, prev string, quick bool) (compressStats, error) {
+// of files over quickLimit; reuseOnly makes no sibling at all, only
+// reuses (a build whose finish is left for later: see buildCache).
+func compressTree(ctx context.Context, dir, prev string, quick, reuseOnly bool) (compressStats, error) {
 	type job struct {
 		rel  string // slash path relative to dir
 		size int64
@@ -246,7 +247,8 @@ func compressTree(ctx context.Context, dir, prev string, quick bool) (compressSt
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for j := range next {
-				n, reused, err := compressFile(dir, prev, j.rel, j.enc, quick && j.size > quickLimit)
+				create := !reuseOnly && !(quick && j.size > quickLimit && encodings[j.enc].suffix == ".br")
+				n, reused, err := compressFile(dir, prev, j.rel, j.enc, create)
 				mu.Lock()
 				if err != nil {
 					errs = append(errs, err)
@@ -278,9 +280,9 @@ feed:
 }
 
 // compressFile writes one sibling of dir/rel and returns its size (0 when
-// it wrote none) and whether it was reused from prev (see compressTree). With reuseOnly, a
-// brotli sibling is only reused, never made.
-func compressFile(dir, prev, rel string, enc int, reuseOnly bool) (int64, bool, error) {
+// it wrote none) and whether it was reused from prev (see compressTree).
+// Without create, a sibling is only reused, never made.
+func compressFile(dir, prev, rel string, enc int, create bool) (int64, bool, error) {
 	e := encodings[enc]
 	src := filepath.Join(dir, filepath.FromSlash(rel))
 	dst := src + e.suffix
@@ -304,7 +306,7 @@ func compressFile(dir, prev, rel string, enc int, reuseOnly bool) (int64, bool, 
 			}
 		}
 	}
-	if reuseOnly && e.suffix == ".br" {
+	if !create {
 		return 0, false, nil
 	}
 	if data == nil {

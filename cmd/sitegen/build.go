@@ -67,9 +67,9 @@ type buildStats struct {
 	Wasm       struct{ Raw, Gzip, Brotli int64 }
 	Took       time.Duration
 	Warning    string // something to tell, though the build succeeded
-	// SearchPending: the search index is the previous build's, until
-	// reindex makes the one of these pages.
-	SearchPending bool
+	// Unfinished: the search index is the previous build's, and the
+	// changed files have no compressed siblings yet, until finish.
+	Unfinished bool
 }
 
 // String is the one-line summary a build prints.
@@ -81,8 +81,8 @@ func (s buildStats) String() string {
 	line := fmt.Sprintf("%d pages, %d assets, %s (+%s .br/.gz, %d reused); wasm %s, %s gzip, %s; %.2fs",
 		s.Pages, s.Assets, size(s.Bytes), size(s.Compressed), s.Reused,
 		size(s.Wasm.Raw), size(s.Wasm.Gzip), br, s.Took.Seconds())
-	if s.SearchPending {
-		line += " (search index to follow)"
+	if s.Unfinished {
+		line += " (search index and compressed copies to follow)"
 	}
 	if s.Warning != "" {
 		line += "\nwarning: " + s.Warning
@@ -189,18 +189,21 @@ func build(ctx context.Context, cfg buildConfig) (stats buildStats, err error) {
 		return stats, err
 	}
 	stats.Pages = n
-	if cfg.Cache.searchFrom(out) {
-		// The index of the previous build stands in until reindex runs:
-		// Pagefind takes about a second, far longer than the pages.
+	// With a cache, Pagefind and the compression of changed files, which
+	// take far longer than the pages (Pagefind about a second, brotli's
+	// best level a few hundred milliseconds for a long article), are left
+	// for finish: the previous index stands in until then, and a file
+	// with no sibling is served as it is.
+	stats.Unfinished = cfg.Cache.unfinishedFrom(out)
+	if stats.Unfinished {
 		if err := linkTree(filepath.Join(out, pagefindDir), filepath.Join(tmp, pagefindDir), ""); err != nil {
 			return stats, err
 		}
-		stats.SearchPending = true
 	} else if err := indexSearch(ctx, cfg.Root, tmp); err != nil {
 		return stats, err
 	}
 
-	cs, err := compressTree(ctx, tmp, out, cfg.Quick)
+	cs, err := compressTree(ctx, tmp, out, cfg.Quick, stats.Unfinished)
 	if err != nil {
 		return stats, err
 	}

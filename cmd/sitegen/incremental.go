@@ -24,14 +24,15 @@ type converter interface {
 //
 //   - ships the module the previous build compiled (only Go changes it),
 //   - converts again only the markdown files whose text changed,
-//   - compresses only the files whose bytes changed (compressTree reuses
-//     the previous siblings of the others, as every build does), and
-//   - keeps the previous search index, for reindex to replace once the
-//     pages are served (Pagefind takes about a second).
+//   - reuses the compressed siblings of the files whose bytes did not
+//     change (as every build does), and
+//   - leaves the rest to finish, run once the pages are served: the
+//     siblings of the changed files (until then served uncompressed) and
+//     the search index (the previous one stands in).
 //
 // Every page is still rendered and every link of the site still checked:
 // rendering from converted pages takes milliseconds, and a link to a page
-// or heading that an edit removed must fail the build. After reindex the
+// or heading that an edit removed must fail the build. After finish the
 // output is byte for byte that of a full build (TestIncrementalBuild).
 //
 // The zero value is ready to use; a nil *buildCache is a full build's.
@@ -110,9 +111,10 @@ func (c *buildCache) wasmExec(ctx context.Context) ([]byte, error) {
 	return wasmExec(ctx)
 }
 
-// searchFrom reports whether the build may keep the search index of out
-// for now: with a cache, when out is the output of its last build.
-func (c *buildCache) searchFrom(out string) bool {
+// unfinishedFrom reports whether the build may leave work to finish,
+// taking the search index of out for now: with a cache, when out is the
+// output of its last build.
+func (c *buildCache) unfinishedFrom(out string) bool {
 	if c == nil || !c.built {
 		return false
 	}
@@ -155,12 +157,12 @@ func linkTree(src, dst, skip string) error {
 	})
 }
 
-// reindex replaces the search index of the site at cfg.Out, which a build
-// with a cache left as the previous build's (buildStats.SearchPending), by
-// the index of its pages: it runs Pagefind on a copy of the site made of
-// hard links, compresses what Pagefind wrote, and swaps the copy in. On
-// failure the site is left as it was.
-func reindex(ctx context.Context, cfg buildConfig) (err error) {
+// finish does what a build with a cache left for later (buildStats.
+// Unfinished) to the site at cfg.Out: on a copy of the site made of hard
+// links, it runs Pagefind, writes the compressed siblings that are missing
+// (reusing the others), and swaps the copy in. On failure the site is left
+// as it was.
+func finish(ctx context.Context, cfg buildConfig) (err error) {
 	out, err := filepath.Abs(cfg.Out)
 	if err != nil {
 		return err
@@ -184,7 +186,7 @@ func reindex(ctx context.Context, cfg buildConfig) (err error) {
 	if err := indexSearch(ctx, cfg.Root, tmp); err != nil {
 		return err
 	}
-	if _, err := compressTree(ctx, tmp, out, cfg.Quick); err != nil {
+	if _, err := compressTree(ctx, tmp, out, cfg.Quick, false); err != nil {
 		return err
 	}
 	if err := ctx.Err(); err != nil {
@@ -192,7 +194,7 @@ func reindex(ctx context.Context, cfg buildConfig) (err error) {
 	}
 	old, err := replaceDir(tmp, out)
 	if err != nil {
-		return fmt.Errorf("moving the new search index into %s: %w", out, err)
+		return fmt.Errorf("moving the finished site into %s: %w", out, err)
 	}
 	if old != "" {
 		if err := os.RemoveAll(old); err != nil {

@@ -329,7 +329,7 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 	var (
 		stale       bool // a Go file changed since this process was compiled
 		contentOnly bool // the change is to files of the content folder alone
-		pending     bool // the last build kept the previous search index
+		pending     bool // the last build left work to finish
 	)
 	rb := &rebuilder{events: srv.live, log: stderr}
 	rb.build = func(ctx context.Context) error {
@@ -344,7 +344,7 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 		if err != nil {
 			return err
 		}
-		pending = stats.SearchPending
+		pending = stats.Unfinished
 		fmt.Fprintf(stdout, "sitegen: %s; %d of the markdown files converted\n", stats, local.Cache.Converted)
 		return nil
 	}
@@ -352,10 +352,10 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 		if !pending {
 			return nil
 		}
-		if err := reindex(ctx, local); err != nil {
+		if err := finish(ctx, local); err != nil {
 			return err
 		}
-		fmt.Fprintln(stdout, "sitegen: search index updated")
+		fmt.Fprintln(stdout, "sitegen: search index and compressed copies updated")
 		return nil
 	}
 	// The watcher starts before the first build, so that an edit made
