@@ -282,6 +282,7 @@ type article struct {
 	File    string // the output file, relative: "index.html", "NAME/index.html"
 	Minutes int    // the reading time, in whole minutes (readingMinutes)
 	Number  int    // the position in handbook order, from 1; 0 for the home page
+	HTML    string // the body with its code blocks labelled (labelCode)
 }
 
 // copyImages copies the images of content/ (URL path -> file) into the
@@ -378,7 +379,7 @@ func readContent(root, dir, origin string, cache *buildCache) (*siteContent, err
 		}
 		slug := strings.TrimSuffix(filepath.Base(f), ".md")
 		a := &article{Page: page, URL: "/" + slug + "/", File: slug + "/index.html",
-			Minutes: readingMinutes(src)}
+			Minutes: readingMinutes(src), HTML: cache.label(page)}
 		if slug == "index" {
 			a.URL, a.File = "/", "index.html"
 		}
@@ -394,6 +395,8 @@ func readContent(root, dir, origin string, cache *buildCache) (*siteContent, err
 	}
 	if sc.Guide, err = readGuide(root, conv, chapters); err != nil {
 		errs = append(errs, err)
+	} else {
+		sc.Guide.HTML = cache.label(sc.Guide.Page)
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
@@ -682,7 +685,7 @@ func articleData(p *article, origin string) *pageData {
 		URL:         p.URL,
 		Date:        p.Date,
 		Level:       p.Level,
-		Body:        template.HTML(labelCode(p.Body)),
+		Body:        template.HTML(p.HTML),
 		Widgets:     p.Widgets,
 		Canonical:   origin + p.URL,
 		Minutes:     p.Minutes,

@@ -43,6 +43,9 @@ type buildCache struct {
 
 	pages map[string]cachedPage // the last successful build's conversions, by file
 	next  map[string]cachedPage // this build's, kept when it succeeds
+	// labels are the bodies of pages with their code blocks labelled
+	// (labelCode), which takes longer than rendering the page.
+	labels map[*markdown.Page]string
 
 	// Converted counts the files the last build converted (not reused).
 	Converted int
@@ -95,6 +98,22 @@ func (cc *cachingConverter) Convert(path string, src []byte) (*markdown.Page, er
 	return page, nil
 }
 
+// label returns labelCode of page's body, once per conversion.
+func (c *buildCache) label(page *markdown.Page) string {
+	if c == nil {
+		return labelCode(page.Body)
+	}
+	if html, ok := c.labels[page]; ok {
+		return html
+	}
+	if c.labels == nil {
+		c.labels = map[*markdown.Page]string{}
+	}
+	html := labelCode(page.Body)
+	c.labels[page] = html
+	return html
+}
+
 // buildWasm writes the module to file: the cached one, else compiled.
 func (c *buildCache) buildWasm(ctx context.Context, root, file string) error {
 	if c != nil && c.wasm != nil {
@@ -129,6 +148,14 @@ func (c *buildCache) keep(wasm, execJS []byte) {
 	}
 	c.wasm, c.execJS, c.built = wasm, execJS, true
 	c.pages, c.next = c.next, nil
+	// Only the labels of the pages kept are of use again.
+	labels := map[*markdown.Page]string{}
+	for _, p := range c.pages {
+		if html, ok := c.labels[p.page]; ok {
+			labels[p.page] = html
+		}
+	}
+	c.labels = labels
 }
 
 // linkTree makes dst a copy of the files under src, as hard links (a byte

@@ -235,7 +235,7 @@ func (r *rebuilder) run(ctx context.Context) error {
 	if err != nil {
 		fmt.Fprintf(r.log, "sitegen: build failed, still serving the previous site:\n%s\n", err)
 	} else {
-		fmt.Fprintf(r.log, "sitegen: rebuilt in %.2fs, reloading pages\n", time.Since(start).Seconds())
+		fmt.Fprintf(r.log, "sitegen: rebuilt in %.3fs, reloading pages\n", time.Since(start).Seconds())
 	}
 	r.events.report(err)
 	if err != nil || r.after == nil {
