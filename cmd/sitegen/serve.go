@@ -11,7 +11,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"strconv"
@@ -295,7 +294,7 @@ type serveConfig struct {
 // cfg.Out holds one, else a page that says the site is being built (or
 // why the build failed) and reloads itself when a build succeeds.
 func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error {
-	// The rebuilds run in the module root (childBuild) and the watcher
+	// The rebuilds run in the module root (startWorker) and the watcher
 	// must find the folders as the first build does: make both absolute.
 	for _, p := range []*string{&cfg.Content, &cfg.Out} {
 		abs, err := filepath.Abs(*p)
@@ -322,12 +321,15 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 	defer os.RemoveAll(binDir)
 	// Until a Go file changes, this process's code is the site's: it
 	// builds in process, keeping what the last build made (buildCache).
-	// After, a child built afresh does (childBuild).
+	// After, a worker of the generator compiled afresh does, keeping its
+	// own (worker.go).
 	local := cfg.buildConfig
 	local.Cache = &buildCache{}
-	child := childBuild(cfg.buildConfig, binDir, stdout)
+	workers := newWorkerBuilds(cfg.buildConfig, binDir, stderr)
+	defer workers.close()
 	var (
 		stale       bool // a Go file changed since this process was compiled
+		code        bool // the change is to Go code
 		contentOnly bool // the change is to files of the content folder alone
 		pending     bool // the last build left work to finish
 	)
@@ -335,7 +337,13 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 	rb.build = func(ctx context.Context) error {
 		pending = false
 		if stale {
-			return child(ctx)
+			rep, err := workers.build(ctx, code, contentOnly)
+			if err != nil {
+				return err
+			}
+			pending = rep.Unfinished
+			fmt.Fprintf(stdout, "sitegen: %s\n", rep.Summary)
+			return nil
 		}
 		if !contentOnly {
 			local.Cache.forget()
@@ -352,7 +360,13 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 		if !pending {
 			return nil
 		}
-		if err := finish(ctx, local); err != nil {
+		var err error
+		if stale {
+			err = workers.finish()
+		} else {
+			err = finish(ctx, local)
+		}
+		if err != nil {
 			return err
 		}
 		fmt.Fprintln(stdout, "sitegen: search index and compressed copies updated")
@@ -362,7 +376,7 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 	// while it runs is not missed, and reads its events after it.
 	w, err := newWatcher(cfg.Root, stderr, func(ctx context.Context, changed []string) {
 		rebuild := false
-		contentOnly = true
+		code, contentOnly = false, true
 		for _, name := range changed {
 			if name == tomlPath {
 				// Headers change what is served, not what is built.
@@ -381,9 +395,12 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 			if !inside(cfg.Content, name) {
 				contentOnly = false
 			}
-			if !stale && codeChange(cfg.Root, name) {
-				stale = true
-				fmt.Fprintf(stderr, "sitegen: %s changed: from now on each rebuild compiles the generator afresh\n", displayPath(cfg.Root, name))
+			if codeChange(cfg.Root, name) {
+				code = true
+				if !stale {
+					stale = true
+					fmt.Fprintf(stderr, "sitegen: %s changed: the generator is compiled afresh, and builds in a process of its own from now on\n", displayPath(cfg.Root, name))
+				}
 			}
 		}
 		if rebuild {
@@ -462,42 +479,4 @@ func siteURL(addr string, bound net.Addr) string {
 		return "http://" + bound.String() + "/"
 	}
 	return "http://" + net.JoinHostPort(host, port) + "/"
-}
-
-// childBuild returns a build function that compiles the generator afresh
-// and runs `sitegen build` in a child process: a change to site/ or engine/
-// changes the generator itself, which this process cannot reload. The go
-// build cache keeps the compile short. The child's summary goes to stdout;
-// a failure's error is its standard error.
-func childBuild(cfg buildConfig, binDir string, stdout io.Writer) func(context.Context) error {
-	bin := filepath.Join(binDir, "sitegen")
-	return func(ctx context.Context) error {
-		gobin, err := goTool()
-		if err != nil {
-			return err
-		}
-		var out bytes.Buffer
-		compile := exec.CommandContext(ctx, gobin, "build", "-o", bin, "./cmd/sitegen")
-		compile.Dir = cfg.Root
-		compile.Stdout, compile.Stderr = &out, &out
-		if err := compile.Run(); err != nil {
-			return fmt.Errorf("go build ./cmd/sitegen: %v\n%s", err, strings.TrimSpace(out.String()))
-		}
-		out.Reset()
-		run := exec.CommandContext(ctx, bin, "build", "-content", cfg.Content, "-out", cfg.Out,
-			"-quick="+strconv.FormatBool(cfg.Quick))
-		run.Dir = cfg.Root
-		run.Stdout = stdout
-		run.Stderr = &out // the rebuilder prints it, and the pages show it
-		// Interrupt rather than kill, so the child removes its build folder.
-		run.Cancel = func() error { return run.Process.Signal(os.Interrupt) }
-		run.WaitDelay = 10 * time.Second
-		if err := run.Run(); err != nil {
-			if msg := strings.TrimSpace(out.String()); msg != "" {
-				return errors.New(msg)
-			}
-			return fmt.Errorf("sitegen build: %w", err)
-		}
-		return nil
-	}
 }
