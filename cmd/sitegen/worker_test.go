@@ -69,3 +69,48 @@ func TestWorker(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestWorkerBuilds runs serve's builds after a Go edit through a real
+// worker process: the generator compiled, a build, a markdown edit built
+// by the same worker with its cache, finish, and a Go edit that starts
+// another worker.
+func TestWorkerBuilds(t *testing.T) {
+	root := repoRoot(t)
+	dir := t.TempDir()
+	content := filepath.Join(dir, "content")
+	if err := os.CopyFS(content, os.DirFS(filepath.Join(root, "content"))); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	cfg := buildConfig{Root: root, Content: content, Out: filepath.Join(dir, "public"), Quick: true}
+	wb := newWorkerBuilds(cfg, t.TempDir(), os.Stderr)
+	defer wb.close()
+
+	rep, err := wb.build(ctx, true, false)
+	if err != nil || !strings.Contains(rep.Summary, "; 23 of the markdown files converted") {
+		t.Fatalf("first build: %+v, %v", rep, err)
+	}
+	first := wb.w
+	article := filepath.Join(content, "double-charge.md")
+	src, err := os.ReadFile(article)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(article, append(src, "\n\nworkeredit\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep, err = wb.build(ctx, false, true)
+	if err != nil || !rep.Unfinished || !strings.Contains(rep.Summary, "; 1 of the markdown files converted") || wb.w != first {
+		t.Fatalf("after a markdown edit: %+v, %v; want the same worker converting that file alone", rep, err)
+	}
+	if err := wb.finish(); err != nil {
+		t.Fatal(err)
+	}
+	// A Go edit: a fresh generator, and a worker of its own.
+	if rep, err = wb.build(ctx, true, false); err != nil || wb.w == first || !strings.Contains(rep.Summary, "; 23 of the markdown files converted") {
+		t.Fatalf("after a Go edit: %+v, %v; want a new worker converting every file", rep, err)
+	}
+	if !strings.Contains(readFile(t, filepath.Join(cfg.Out, "double-charge", "index.html")), "<p>workeredit</p>") {
+		t.Error("the edit is not in the page")
+	}
+}
