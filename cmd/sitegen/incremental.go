@@ -19,8 +19,9 @@ type converter interface {
 }
 
 // buildCache is what a build leaves for the next one in the same process:
-// serve's rebuilds after an edit that changes no Go code, so that the code
-// of this process is the code the site is built with. With it a build
+// serve's rebuilds, which run in serve's process until a Go edit and in a
+// worker compiled afresh after one (worker.go), so that the code of the
+// process is always the code the site is built with. With it a build
 //
 //   - ships the module the previous build compiled (only Go changes it),
 //   - converts again only the markdown files whose text changed,
@@ -59,8 +60,8 @@ type cachedPage struct {
 }
 
 // forget drops the conversions, for an edit outside the content folder:
-// an include= of a file under site/, or a changed netlify.toml, changes
-// pages whose markdown did not change.
+// a page that includes a file of the module (include=) changes with that
+// file, though its markdown does not.
 func (c *buildCache) forget() {
 	if c != nil {
 		c.pages = nil
