@@ -18,7 +18,9 @@
 //     ordering natively, against plain Python implementations of the same
 //     models (bench/reference), which must give the same figures;
 //   - sitegen: the real site's full build, and pages per second on a
-//     generated corpus.
+//     generated corpus;
+//   - serve: under `sitegen serve`, from a markdown edit's and from an
+//     engine Go edit's write to the open page's reload.
 //
 // Usage, from anywhere inside the module:
 //
@@ -55,7 +57,7 @@ func main() {
 }
 
 // sections are the parts of the bench, in the table's order.
-var sections = []string{"module", "page", "widgets", "models", "sitegen"}
+var sections = []string{"module", "page", "widgets", "models", "sitegen", "serve"}
 
 // config is how much of each measurement a run makes.
 type config struct {
@@ -244,6 +246,9 @@ func (b *bench) run(ctx context.Context) (*Report, error) {
 	if b.wants("sitegen") && sgErr == nil {
 		b.measureCorpus(ctx, sg)
 	}
+	if b.wants("serve") {
+		b.measureServe(ctx, sg, sgErr, chrome, chromeErr)
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -279,6 +284,8 @@ func (b *bench) headings(chromium string) map[string]string {
 		"models": "time per run, median, natively in Go and in plain Python (bench/reference/) with the same parameters; " +
 			"both give the same figures and trace; ratio = Python / Go",
 		"sitegen": "the site generator, run from its command line",
+		"serve": fmt.Sprintf("sitegen serve on a copy of the module, /%s open in %s on its live reload: "+
+			"from the edited file's write to the reloaded page's DOMContentLoaded", servePage, browser),
 	}
 }
 

@@ -207,9 +207,11 @@ const quickLimit = 1 << 20
 // slowest at brotli's best level) starts at once. A file under static/ has
 // its hash in its name, so when prev (the previous build's output, possibly
 // absent) already has a sibling of that name it is reused instead of
-// compressed again. quick skips new brotli siblings of files over
-// quickLimit.
-func compressTree(ctx context.Context, dir, prev string, quick bool) (compressStats, error) {
+// compressed again; so is the sibling of any other file whose bytes are
+// those of prev's file of the same name. quick skips new brotli siblings
+// of files over quickLimit; reuseOnly makes no sibling at all, only
+// reuses (a build whose finish is left for later: see buildCache).
+func compressTree(ctx context.Context, dir, prev string, quick, reuseOnly bool) (compressStats, error) {
 	type job struct {
 		rel  string // slash path relative to dir
 		size int64
@@ -245,7 +247,8 @@ func compressTree(ctx context.Context, dir, prev string, quick bool) (compressSt
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for j := range next {
-				n, reused, err := compressFile(dir, prev, j.rel, j.enc, quick && j.size > quickLimit)
+				create := !reuseOnly && !(quick && j.size > quickLimit && encodings[j.enc].suffix == ".br")
+				n, reused, err := compressFile(dir, prev, j.rel, j.enc, create)
 				mu.Lock()
 				if err != nil {
 					errs = append(errs, err)
@@ -277,23 +280,40 @@ feed:
 }
 
 // compressFile writes one sibling of dir/rel and returns its size (0 when
-// it wrote none) and whether it was reused from prev. With reuseOnly, a
-// brotli sibling is only reused, never made.
-func compressFile(dir, prev, rel string, enc int, reuseOnly bool) (int64, bool, error) {
+// it wrote none) and whether it was reused from prev (see compressTree).
+// Without create, a sibling is only reused, never made.
+func compressFile(dir, prev, rel string, enc int, create bool) (int64, bool, error) {
 	e := encodings[enc]
-	dst := filepath.Join(dir, filepath.FromSlash(rel)) + e.suffix
-	if prev != "" && strings.HasPrefix(rel, staticDir+"/") {
-		old := filepath.Join(prev, filepath.FromSlash(rel)) + e.suffix
-		if n, err := reuse(old, dst); err == nil {
-			return n, true, nil
+	src := filepath.Join(dir, filepath.FromSlash(rel))
+	dst := src + e.suffix
+	var data []byte
+	if prev != "" {
+		// A file under static/ has its hash in its name; another is the
+		// same when its bytes are.
+		old := filepath.Join(prev, filepath.FromSlash(rel))
+		same := strings.HasPrefix(rel, staticDir+"/")
+		if !same {
+			var err error
+			if data, err = os.ReadFile(src); err != nil {
+				return 0, false, err
+			}
+			prevData, err := os.ReadFile(old)
+			same = err == nil && bytes.Equal(data, prevData)
+		}
+		if same {
+			if n, err := reuse(old+e.suffix, dst); err == nil {
+				return n, true, nil
+			}
 		}
 	}
-	if reuseOnly && e.suffix == ".br" {
+	if !create {
 		return 0, false, nil
 	}
-	data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
-	if err != nil {
-		return 0, false, err
+	if data == nil {
+		var err error
+		if data, err = os.ReadFile(src); err != nil {
+			return 0, false, err
+		}
 	}
 	var buf bytes.Buffer
 	if err := e.write(&buf, data); err != nil {

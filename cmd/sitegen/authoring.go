@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/retrylab/retrylab/engine/param"
-	"github.com/retrylab/retrylab/site/markdown"
 	"github.com/retrylab/retrylab/site/widget"
 )
 
@@ -25,7 +24,7 @@ const guideFile = "site/authoring.md"
 // readGuide converts the authors' guide with conv. It links a widget to
 // its chapter only when chapters (URL path -> title) has it, so that a
 // widget whose chapter is still unwritten is listed without a dead link.
-func readGuide(root string, conv *markdown.Converter, chapters map[string]string) (*article, error) {
+func readGuide(root string, conv converter, chapters map[string]string) (*article, error) {
 	src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(guideFile)))
 	if err != nil {
 		return nil, err

@@ -37,6 +37,10 @@ type buildConfig struct {
 	// the pages load embed.js from until the page's module puts in the
 	// origin the reader is on. Empty: siteOrigin's.
 	Origin string
+	// Cache, when set, is what the previous build in this process left
+	// (serve's rebuilds after an edit that changes no Go code): see
+	// buildCache.
+	Cache *buildCache
 }
 
 // defaultOrigin is the origin of `sitegen serve` at its default address,
@@ -63,6 +67,9 @@ type buildStats struct {
 	Wasm       struct{ Raw, Gzip, Brotli int64 }
 	Took       time.Duration
 	Warning    string // something to tell, though the build succeeded
+	// Unfinished: the search index is the previous build's, and the
+	// changed files have no compressed siblings yet, until finish.
+	Unfinished bool
 }
 
 // String is the one-line summary a build prints.
@@ -74,6 +81,9 @@ func (s buildStats) String() string {
 	line := fmt.Sprintf("%d pages, %d assets, %s (+%s .br/.gz, %d reused); wasm %s, %s gzip, %s; %.2fs",
 		s.Pages, s.Assets, size(s.Bytes), size(s.Compressed), s.Reused,
 		size(s.Wasm.Raw), size(s.Wasm.Gzip), br, s.Took.Seconds())
+	if s.Unfinished {
+		line += " (search index and compressed copies to follow)"
+	}
 	if s.Warning != "" {
 		line += "\nwarning: " + s.Warning
 	}
@@ -129,9 +139,9 @@ func build(ctx context.Context, cfg buildConfig) (stats buildStats, err error) {
 	// in under its hashed name once built.
 	wasmFile := filepath.Join(tmp, ".retrylab.wasm")
 	wasmDone := make(chan error, 1)
-	go func() { wasmDone <- buildWasm(ctx, cfg.Root, wasmFile) }()
+	go func() { wasmDone <- cfg.Cache.buildWasm(ctx, cfg.Root, wasmFile) }()
 
-	sc, err := readContent(cfg.Root, cfg.Content, cfg.Origin)
+	sc, err := readContent(cfg.Root, cfg.Content, cfg.Origin, cfg.Cache)
 	if err != nil {
 		cancel()
 		<-wasmDone
@@ -149,9 +159,9 @@ func build(ctx context.Context, cfg buildConfig) (stats buildStats, err error) {
 	if err == nil {
 		err = as.add("highlight.css", []byte(markdown.HighlightCSS()))
 	}
+	var js []byte
 	if err == nil {
-		var js []byte
-		if js, err = wasmExec(ctx); err == nil {
+		if js, err = cfg.Cache.wasmExec(ctx); err == nil {
 			err = as.add("wasm_exec.js", js)
 		}
 	}
@@ -179,11 +189,21 @@ func build(ctx context.Context, cfg buildConfig) (stats buildStats, err error) {
 		return stats, err
 	}
 	stats.Pages = n
-	if err := indexSearch(ctx, cfg.Root, tmp); err != nil {
+	// With a cache, Pagefind and the compression of changed files, which
+	// take far longer than the pages (Pagefind about a second, brotli's
+	// best level a few hundred milliseconds for a long article), are left
+	// for finish: the previous index stands in until then, and a file
+	// with no sibling is served as it is.
+	stats.Unfinished = cfg.Cache.unfinishedFrom(out)
+	if stats.Unfinished {
+		if err := linkTree(filepath.Join(out, pagefindDir), filepath.Join(tmp, pagefindDir), ""); err != nil {
+			return stats, err
+		}
+	} else if err := indexSearch(ctx, cfg.Root, tmp); err != nil {
 		return stats, err
 	}
 
-	cs, err := compressTree(ctx, tmp, out, cfg.Quick)
+	cs, err := compressTree(ctx, tmp, out, cfg.Quick, stats.Unfinished)
 	if err != nil {
 		return stats, err
 	}
@@ -207,6 +227,7 @@ func build(ctx context.Context, cfg buildConfig) (stats buildStats, err error) {
 			stats.Warning = fmt.Sprintf("the previous site is left at %s: %v", old, err)
 		}
 	}
+	cfg.Cache.keep(wasm, js)
 	stats.Took = time.Since(start)
 	return stats, nil
 }
@@ -261,6 +282,7 @@ type article struct {
 	File    string // the output file, relative: "index.html", "NAME/index.html"
 	Minutes int    // the reading time, in whole minutes (readingMinutes)
 	Number  int    // the position in handbook order, from 1; 0 for the home page
+	HTML    string // the body with its code blocks labelled (labelCode)
 }
 
 // copyImages copies the images of content/ (URL path -> file) into the
@@ -319,7 +341,7 @@ type siteContent struct {
 // hold (listContent, checkNames) and every link or image that names
 // nothing the site will have. The errors of all files are returned
 // together, each as "file:line: what".
-func readContent(root, dir, origin string) (*siteContent, error) {
+func readContent(root, dir, origin string, cache *buildCache) (*siteContent, error) {
 	rules, err := loadHeaders(filepath.Join(root, "netlify.toml"))
 	if err != nil {
 		return nil, err
@@ -335,13 +357,13 @@ func readContent(root, dir, origin string) (*siteContent, error) {
 		return nil, refused
 	}
 	errs := []error{refused, checkNames(root, cf.Articles, reserved, rules)}
-	live, err := liveOptions(root)
+	live, liveKey, err := liveOptions(root)
 	if err != nil {
 		return nil, err
 	}
-	conv := markdown.New(markdown.WithSourceRoot(root),
+	conv := cache.converter(origin+"\x00"+liveKey, markdown.New(markdown.WithSourceRoot(root),
 		markdown.WithWidgetOptions(markdown.EmbedOrigin(origin)),
-		markdown.WithLiveOptions(live...))
+		markdown.WithLiveOptions(live...)))
 	sc := &siteContent{Images: cf.Images}
 	for _, f := range cf.Articles {
 		src, err := os.ReadFile(f)
@@ -357,7 +379,7 @@ func readContent(root, dir, origin string) (*siteContent, error) {
 		}
 		slug := strings.TrimSuffix(filepath.Base(f), ".md")
 		a := &article{Page: page, URL: "/" + slug + "/", File: slug + "/index.html",
-			Minutes: readingMinutes(src)}
+			Minutes: readingMinutes(src), HTML: cache.label(page)}
 		if slug == "index" {
 			a.URL, a.File = "/", "index.html"
 		}
@@ -373,6 +395,8 @@ func readContent(root, dir, origin string) (*siteContent, error) {
 	}
 	if sc.Guide, err = readGuide(root, conv, chapters); err != nil {
 		errs = append(errs, err)
+	} else {
+		sc.Guide.HTML = cache.label(sc.Guide.Page)
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
@@ -661,7 +685,7 @@ func articleData(p *article, origin string) *pageData {
 		URL:         p.URL,
 		Date:        p.Date,
 		Level:       p.Level,
-		Body:        template.HTML(labelCode(p.Body)),
+		Body:        template.HTML(p.HTML),
 		Widgets:     p.Widgets,
 		Canonical:   origin + p.URL,
 		Minutes:     p.Minutes,

@@ -346,7 +346,7 @@ func TestCompressTreeReuses(t *testing.T) {
 		}
 	}
 
-	stats, err := compressTree(context.Background(), dir, prev, true)
+	stats, err := compressTree(context.Background(), dir, prev, true, false)
 	if err != nil {
 		t.Fatal(err)
 	}

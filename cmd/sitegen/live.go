@@ -215,7 +215,11 @@ func (b *broker) serveWaiting(w http.ResponseWriter, r *http.Request) {
 // rebuilder runs a build and reports its outcome to the terminal and to
 // every open page.
 type rebuilder struct {
-	build  func(context.Context) error
+	build func(context.Context) error
+	// after, when set, runs once the pages have been told to reload: the
+	// work they need not wait for (finish). Its failure is reported as
+	// a build's.
+	after  func(context.Context) error
 	events *broker
 	log    io.Writer
 }
@@ -231,10 +235,18 @@ func (r *rebuilder) run(ctx context.Context) error {
 	if err != nil {
 		fmt.Fprintf(r.log, "sitegen: build failed, still serving the previous site:\n%s\n", err)
 	} else {
-		fmt.Fprintf(r.log, "sitegen: rebuilt in %.2fs, reloading pages\n", time.Since(start).Seconds())
+		fmt.Fprintf(r.log, "sitegen: rebuilt in %.3fs, reloading pages\n", time.Since(start).Seconds())
 	}
 	r.events.report(err)
-	return err
+	if err != nil || r.after == nil {
+		return err
+	}
+	if err := r.after(ctx); err != nil && ctx.Err() == nil {
+		fmt.Fprintf(r.log, "sitegen: %v\n", err)
+		r.events.report(err)
+		return err
+	}
+	return ctx.Err()
 }
 
 // watchDirs are the folders whose changes trigger a rebuild: the articles,
@@ -248,9 +260,10 @@ var watchRootFiles = map[string]bool{"netlify.toml": true, "go.mod": true, "go.s
 
 // defaultDebounce is how long the tree must stay quiet before a rebuild: an
 // editor's save is often several events (write, chmod, rename) within a few
-// milliseconds, and `git checkout` many more; 150 ms gathers them and still
-// feels immediate.
-const defaultDebounce = 150 * time.Millisecond
+// milliseconds, which 50 ms gathers while leaving most of a markdown edit's
+// 300 ms to the rebuild. A longer burst (`git checkout`) may start a second
+// rebuild, which waits for the first.
+const defaultDebounce = 50 * time.Millisecond
 
 // watcher calls onChange, never twice at once, with the files changed under
 // root and the extra folders it watches once changes have settled for

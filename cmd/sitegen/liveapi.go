@@ -17,23 +17,26 @@ import (
 // of netlify.toml's policy for every page: the one source besides 'self'.
 // The pages then call exactly the origin their policy allows. The panel
 // asks its own origin first (`serve` answers /v1/ itself), then that one.
-func liveOptions(root string) ([]markdown.LiveOption, error) {
+// key names the settings, so that a conversion made with others is not
+// reused (buildCache).
+func liveOptions(root string) (opts []markdown.LiveOption, key string, err error) {
 	static := filepath.Join(root, "site", "static")
 	js, err := os.ReadFile(filepath.Join(static, "live.js"))
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	css, err := os.ReadFile(filepath.Join(static, "live.css"))
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	opts := []markdown.LiveOption{markdown.LiveAssets(
-		"/"+staticDir+"/"+hashedName("live.js", js), "/"+staticDir+"/"+hashedName("live.css", css))}
+	jsURL := "/" + staticDir + "/" + hashedName("live.js", js)
+	cssURL := "/" + staticDir + "/" + hashedName("live.css", css)
 	origin, err := connectOrigin(filepath.Join(root, "netlify.toml"))
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	return append(opts, markdown.LiveAPI(origin)), nil
+	opts = []markdown.LiveOption{markdown.LiveAssets(jsURL, cssURL), markdown.LiveAPI(origin)}
+	return opts, jsURL + " " + cssURL + " " + origin, nil
 }
 
 // connectOrigin reads the origin besides 'self' in the connect-src of the

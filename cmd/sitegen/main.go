@@ -89,6 +89,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		return 0
+	case "worker":
+		// serve's builds after a Go edit (worker.go); not for people.
+		fl.BoolVar(&cfg.Quick, "quick", true, quickHelp)
+		if err := fl.Parse(args[1:]); err != nil || fl.NArg() > 0 {
+			return 2
+		}
+		if err := runWorker(ctx, cfg, os.Stdin, stdout); err != nil {
+			fmt.Fprintln(stderr, "sitegen worker:", err)
+			return 1
+		}
+		return 0
 	case "preview":
 		addr := fl.String("addr", "localhost:8080", "the address to listen on")
 		if err := fl.Parse(args[1:]); err != nil || fl.NArg() > 0 {

@@ -11,7 +11,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"strconv"
@@ -295,7 +294,7 @@ type serveConfig struct {
 // cfg.Out holds one, else a page that says the site is being built (or
 // why the build failed) and reloads itself when a build succeeds.
 func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error {
-	// The rebuilds run in the module root (childBuild) and the watcher
+	// The rebuilds run in the module root (startWorker) and the watcher
 	// must find the folders as the first build does: make both absolute.
 	for _, p := range []*string{&cfg.Content, &cfg.Out} {
 		abs, err := filepath.Abs(*p)
@@ -320,11 +319,64 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 		return err
 	}
 	defer os.RemoveAll(binDir)
-	rb := &rebuilder{build: childBuild(cfg.buildConfig, binDir, stdout), events: srv.live, log: stderr}
+	// Until a Go file changes, this process's code is the site's: it
+	// builds in process, keeping what the last build made (buildCache).
+	// After, a worker of the generator compiled afresh does, keeping its
+	// own (worker.go).
+	local := cfg.buildConfig
+	local.Cache = &buildCache{}
+	workers := newWorkerBuilds(cfg.buildConfig, binDir, stderr)
+	defer workers.close()
+	var (
+		stale       bool // a Go file changed since this process was compiled
+		code        bool // the change is to Go code
+		contentOnly bool // the change is to files of the content folder alone
+		pending     bool // the last build left work to finish
+	)
+	rb := &rebuilder{events: srv.live, log: stderr}
+	rb.build = func(ctx context.Context) error {
+		pending = false
+		if stale {
+			rep, err := workers.build(ctx, code, contentOnly)
+			if err != nil {
+				return err
+			}
+			pending = rep.Unfinished
+			fmt.Fprintf(stdout, "sitegen: %s\n", rep.Summary)
+			return nil
+		}
+		if !contentOnly {
+			local.Cache.forget()
+		}
+		stats, err := build(ctx, local)
+		if err != nil {
+			return err
+		}
+		pending = stats.Unfinished
+		fmt.Fprintf(stdout, "sitegen: %s; %d of the markdown files converted\n", stats, local.Cache.Converted)
+		return nil
+	}
+	rb.after = func(ctx context.Context) error {
+		if !pending {
+			return nil
+		}
+		var err error
+		if stale {
+			err = workers.finish()
+		} else {
+			err = finish(ctx, local)
+		}
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout, "sitegen: search index and compressed copies updated")
+		return nil
+	}
 	// The watcher starts before the first build, so that an edit made
 	// while it runs is not missed, and reads its events after it.
 	w, err := newWatcher(cfg.Root, stderr, func(ctx context.Context, changed []string) {
 		rebuild := false
+		code, contentOnly = false, true
 		for _, name := range changed {
 			if name == tomlPath {
 				// Headers change what is served, not what is built.
@@ -340,6 +392,16 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 				continue
 			}
 			rebuild = true
+			if !inside(cfg.Content, name) {
+				contentOnly = false
+			}
+			if codeChange(cfg.Root, name) {
+				code = true
+				if !stale {
+					stale = true
+					fmt.Fprintf(stderr, "sitegen: %s changed: the generator is compiled afresh, and builds in a process of its own from now on\n", displayPath(cfg.Root, name))
+				}
+			}
 		}
 		if rebuild {
 			rb.run(ctx)
@@ -361,13 +423,13 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 	go func() { served <- hs.Serve(ln) }()
 
 	// The first build runs in this process: its code is the code just
-	// compiled. Later ones run in a child built afresh (see childBuild).
+	// compiled.
 	watchCtx, stopWatch := context.WithCancel(ctx)
 	watchDone := make(chan struct{})
 	go func() {
 		defer close(watchDone)
 		fmt.Fprintln(stdout, "sitegen: building")
-		stats, err := build(watchCtx, cfg.buildConfig)
+		stats, err := build(watchCtx, local)
 		if watchCtx.Err() != nil {
 			w.fsw.Close()
 			return
@@ -399,6 +461,12 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 	return err
 }
 
+// inside reports whether file lies in dir.
+func inside(dir, file string) bool {
+	rel, err := filepath.Rel(dir, file)
+	return err == nil && filepath.IsLocal(rel)
+}
+
 // siteURL is the address to open: the host as given ("localhost"), the
 // port as bound (for ":0").
 func siteURL(addr string, bound net.Addr) string {
@@ -411,42 +479,4 @@ func siteURL(addr string, bound net.Addr) string {
 		return "http://" + bound.String() + "/"
 	}
 	return "http://" + net.JoinHostPort(host, port) + "/"
-}
-
-// childBuild returns a build function that compiles the generator afresh
-// and runs `sitegen build` in a child process: a change to site/ or engine/
-// changes the generator itself, which this process cannot reload. The go
-// build cache keeps the compile short. The child's summary goes to stdout;
-// a failure's error is its standard error.
-func childBuild(cfg buildConfig, binDir string, stdout io.Writer) func(context.Context) error {
-	bin := filepath.Join(binDir, "sitegen")
-	return func(ctx context.Context) error {
-		gobin, err := goTool()
-		if err != nil {
-			return err
-		}
-		var out bytes.Buffer
-		compile := exec.CommandContext(ctx, gobin, "build", "-o", bin, "./cmd/sitegen")
-		compile.Dir = cfg.Root
-		compile.Stdout, compile.Stderr = &out, &out
-		if err := compile.Run(); err != nil {
-			return fmt.Errorf("go build ./cmd/sitegen: %v\n%s", err, strings.TrimSpace(out.String()))
-		}
-		out.Reset()
-		run := exec.CommandContext(ctx, bin, "build", "-content", cfg.Content, "-out", cfg.Out,
-			"-quick="+strconv.FormatBool(cfg.Quick))
-		run.Dir = cfg.Root
-		run.Stdout = stdout
-		run.Stderr = &out // the rebuilder prints it, and the pages show it
-		// Interrupt rather than kill, so the child removes its build folder.
-		run.Cancel = func() error { return run.Process.Signal(os.Interrupt) }
-		run.WaitDelay = 10 * time.Second
-		if err := run.Run(); err != nil {
-			if msg := strings.TrimSpace(out.String()); msg != "" {
-				return errors.New(msg)
-			}
-			return fmt.Errorf("sitegen build: %w", err)
-		}
-		return nil
-	}
 }

@@ -353,6 +353,40 @@ func TestServeFirstStartAndContentFolder(t *testing.T) {
 	if want := bad + ":5: link to /nope/: no such page"; ev.Name != "error" || !strings.Contains(ev.Data, want) {
 		t.Fatalf("after an edit of %s: %+v, want an error with %q", bad, ev, want)
 	}
+	if r := fetch(t, base+"/double-charge/", ""); r.StatusCode != http.StatusOK || !strings.Contains(body(t, r), "<h1>The double charge</h1>") {
+		t.Fatalf("after the failed build /double-charge/ is %d, want the previous site", r.StatusCode)
+	}
+
+	// The fix, then an edit of one article: rebuilt in this process,
+	// converting that article alone, and the search index follows.
+	if err := os.Remove(bad); err != nil {
+		t.Fatal(err)
+	}
+	if ev := events.within(3 * time.Minute); ev.Name != "reload" {
+		t.Fatalf("after the fix: %+v, want reload (stderr: %s)", ev, stderr.String())
+	}
+	article := filepath.Join(content, "double-charge.md")
+	src, err := os.ReadFile(article)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(article, append(src, "\n\nquickedit\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if ev := events.within(3 * time.Minute); ev.Name != "reload" {
+		t.Fatalf("after an edit of %s: %+v, want reload (stderr: %s)", article, ev, stderr.String())
+	}
+	if r := fetch(t, base+"/double-charge/", ""); !strings.Contains(body(t, r), "<p>quickedit</p>") {
+		t.Fatal("the reloaded /double-charge/ does not show the edit")
+	}
+	if out := stdout.String(); !strings.Contains(out, "; 1 of the markdown files converted") {
+		t.Errorf("the rebuild after one edit did not convert that file alone: %s", out)
+	}
+	for deadline := time.Now().Add(time.Minute); !strings.Contains(stdout.String(), "sitegen: search index and compressed copies updated"); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no search index after the edit within a minute: %s %s", stdout.String(), stderr.String())
+		}
+	}
 }
 
 // `make serve ADDR=HOST:PORT` serves on that address; without ADDR, on
