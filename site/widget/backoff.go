@@ -208,12 +208,15 @@ func (r *backoffRun) Output(h *HTML, _ int) {
 		c.Steps(0, dx, peaks(r.other.PerSlot, k, n), policyClass(r.otherPolicy))
 	}
 	c.HLine(float64(r.p.Capacity), "cap", "capacity "+Figure(r.p.Capacity))
-	for i, pr := range runs {
+	// Alone, the line says what it marks; two lines are named by the key
+	// above the chart, in their policies' colours: their labels would meet
+	// the tick labels at the left of the plot.
+	for _, pr := range runs {
 		label := "all served: " + Decimal(pr.res.LastServedS, 1) + " s"
 		if len(runs) > 1 {
-			label = policyWords(pr.p) + ", " + label
+			label = ""
 		}
-		c.VLine(pr.res.LastServedS, policyClass(pr.p), label, i)
+		c.VLine(pr.res.LastServedS, policyClass(pr.p), label, 0)
 	}
 
 	h.Open("div", "class", "w-chart bo-run")
@@ -227,7 +230,7 @@ func (r *backoffRun) Output(h *HTML, _ int) {
 		}
 		h.Open("li").Elem("span", "", "class", swatch, "aria-hidden", "true").
 			Elem("strong", Capital(policyWords(pr.p))).
-			Text(" (" + drawn + "): " + Count(pr.res.Calls, "call") + ", everyone served at " + Decimal(pr.res.LastServedS, 1) + " s").Close("li")
+			Text(" (" + drawn + "): " + Count(pr.res.Calls, "call") + "; everyone served at " + Decimal(pr.res.LastServedS, 1) + " s (dashed line)").Close("li")
 	}
 	h.Close("ul")
 	h.Raw(c.SVG())
