@@ -38,6 +38,14 @@ func TestBackoffDefaults(t *testing.T) {
 			t.Errorf("the chart has no %s", mark)
 		}
 	}
+	// The controls name the policies as the figures do, and "off" is not
+	// set beside a policy called "none".
+	for _, opt := range []string{`<option value="none" selected>none: no jitter</option>`, `<option value="off">nothing: one policy alone</option>`,
+		`<option value="full" selected>full jitter</option>`} {
+		if !strings.Contains(html, opt) {
+			t.Errorf("no %s among the controls", opt)
+		}
+	}
 	self := figures(t, render(t, &Backoff, map[string]string{"policy": "full", "compare": "full"}))
 	if _, ok := self["data-compare-calls"]; ok {
 		t.Errorf("a policy compared with itself draws a second run: %v", self)
