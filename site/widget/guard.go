@@ -206,10 +206,9 @@ func (r *guardRun) Output(h *HTML, step int) {
 	r.timeline(h, step, s)
 	r.afterwards(h, step)
 
-	h.Open("p", outcomeAttrs(step, steps, s.charges <= 1,
-		"data-rows", Itoa(s.rows), "data-charges", Itoa(s.charges), "data-statuses", statusList(s.statuses))...)
-	holdTexts(h, 0, r.verdict(s, done), r.verdict(end, true), r.verdict(end, false))
-	h.Close("p")
+	outcome := outcomeAttrs(step, steps, s.charges <= 1,
+		"data-rows", Itoa(s.rows), "data-charges", Itoa(s.charges), "data-statuses", statusList(s.statuses))
+	holdOutcome(h, outcome, r.verdict(s, done), r.verdict(end, true), r.verdict(end, false))
 }
 
 // savedText is what the key holds for an answer.

@@ -38,3 +38,17 @@ func join(a, b string) string {
 	}
 	return a + " " + b
 }
+
+// holdOutcome writes the outcome, <p> with attrs, saying now, and after it,
+// stacked in the same grid cell, a held copy for each of later: the
+// sentences a replay will reach. The copies are not outcomes (class
+// w-outcome-held, no figures), so that the page and its tests find one
+// outcome, and what it announces is the outcome's own text.
+func holdOutcome(h *HTML, attrs []string, now string, later ...string) {
+	h.Open("div", "class", "w-hold")
+	h.Elem("p", now, attrs...)
+	for _, t := range later {
+		h.Elem("p", t, heldAttrs(true, "class", "w-outcome-held")...)
+	}
+	h.Close("div")
+}

@@ -158,13 +158,12 @@ func (r *lockRun) Output(h *HTML, step int) {
 		}
 		figures = append(figures, "data-done-at", at)
 	}
-	h.Open("p", outcomeAttrs(step, r.Steps(), s.Charges == 1 && s.GaveUp == 0, figures...)...)
+	outcome := outcomeAttrs(step, r.Steps(), s.Charges == 1 && s.GaveUp == 0, figures...)
 	now := r.verdict()
 	if !done {
 		now = replayingLock(st)
 	}
-	holdTexts(h, 0, now, r.verdict(), replayingLock(end))
-	h.Close("p")
+	holdOutcome(h, outcome, now, r.verdict(), replayingLock(end))
 
 	h.Elem("h3", "Every event, in order", "class", "lk-storyhead")
 	story(h, r.res.Trace, step, r.lanes)

@@ -109,13 +109,12 @@ func (r *orderingRun) Output(h *HTML, step int) {
 	if step == r.Steps() {
 		figures = append(figures, "data-correct", strconv.FormatBool(r.res.Correct))
 	}
-	h.Open("p", outcomeAttrs(step, r.Steps(), r.res.Correct, figures...)...)
+	outcome := outcomeAttrs(step, r.Steps(), r.res.Correct, figures...)
 	now := r.verdict()
 	if step < r.Steps() {
 		now = "Replaying: the plan is " + shown + " so far."
 	}
-	holdTexts(h, 0, now, r.verdict(), "Replaying: the plan is "+r.res.Plan+" so far.")
-	h.Close("p")
+	holdOutcome(h, outcome, now, r.verdict(), "Replaying: the plan is "+r.res.Plan+" so far.")
 }
 
 // state is the plan, each delivery's fate ("", "applied" or "skipped"),

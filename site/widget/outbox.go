@@ -102,14 +102,13 @@ func (r *outboxRun) Output(h *HTML, step int) {
 
 	story(h, r.res.Trace, step, outboxLanes)
 
-	h.Open("p", outcomeAttrs(step, r.Steps(), r.res.Emails == r.res.Events, "data-published", Itoa(len(st.broker)), "data-emails", Itoa(st.emails),
-		"data-skipped", Itoa(st.skipped))...)
+	outcome := outcomeAttrs(step, r.Steps(), r.res.Emails == r.res.Events, "data-published", Itoa(len(st.broker)), "data-emails", Itoa(st.emails),
+		"data-skipped", Itoa(st.skipped))
 	now := r.verdict()
 	if step < r.Steps() {
 		now = replayingOutbox(st)
 	}
-	holdTexts(h, 0, now, r.verdict(), replayingOutbox(end))
-	h.Close("p")
+	holdOutcome(h, outcome, now, r.verdict(), replayingOutbox(end))
 }
 
 // outboxState is what the table, the broker and the consumer hold after

@@ -98,12 +98,11 @@ func (r paymentRun) Output(h *HTML, step int) {
 	h.Close("section")
 	h.Close("div")
 
-	h.Open("p", "class", "w-outcome", "data-charges", Itoa(charges), "data-receipt", receipt,
-		"data-step", Itoa(step), "data-done", strconv.FormatBool(step == len(r.Trace)))
+	outcome := []string{"class", "w-outcome", "data-charges", Itoa(charges), "data-receipt", receipt,
+		"data-step", Itoa(step), "data-done", strconv.FormatBool(step == len(r.Trace))}
 	final := len(r.Charges)
-	holdTexts(h, 0, paymentVerdict(r.Result, charges, receipt, step == len(r.Trace)),
+	holdOutcome(h, outcome, paymentVerdict(r.Result, charges, receipt, step == len(r.Trace)),
 		paymentVerdict(r.Result, final, r.Receipt, true), paymentVerdict(r.Result, final, r.Receipt, false))
-	h.Close("p")
 }
 
 // receiptLine is what the client holds after step events: its receipt,

@@ -93,14 +93,13 @@ func (r *sagaRun) Output(h *HTML, step int) {
 	if step == r.Steps() {
 		figures = append(figures, "data-outcome", r.res.Outcome, "data-stray", Itoa(r.res.Stray))
 	}
-	h.Open("p", outcomeAttrs(step, r.Steps(), r.res.Stray == 0 && r.res.Charges-r.res.Undos <= 1, figures...)...)
+	outcome := outcomeAttrs(step, r.Steps(), r.res.Stray == 0 && r.res.Charges-r.res.Undos <= 1, figures...)
 	endCard := endEffects[string(saga.Charge)]
 	now := r.verdict()
 	if step < r.Steps() {
 		now = replayingCard(card)
 	}
-	holdTexts(h, 0, now, r.verdict(), replayingCard(endCard))
-	h.Close("p")
+	holdOutcome(h, outcome, now, r.verdict(), replayingCard(endCard))
 }
 
 // replayingCard is the outcome while a replay is under way.
