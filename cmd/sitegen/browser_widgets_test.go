@@ -265,7 +265,7 @@ func TestBrowserWidgets(t *testing.T) {
 		}
 		// The reader's pick becomes full jitter, the comparison none.
 		p.choose("policy", "f", "full")
-		p.choose("compare", "n", "none")
+		p.choose("compare", "non", "none")
 		p.waitFigure("compare-last-served", "132.7")
 		calls, _ := strconv.Atoi(p.figure("calls"))
 		if j := figures.FullJitter; calls < j.CallsMin || calls > j.CallsMax {

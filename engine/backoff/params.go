@@ -16,10 +16,11 @@ const Off = "off"
 // defaults are the figures': 1,000 clients against 50 calls per 100 ms
 // slot (500 calls a second), base 0.1 s, cap 10 s, no jitter beside full.
 var Schema = param.Schema{
-	{Name: "policy", Label: "Policy", Kind: param.Enum, Default: string(None), Allowed: param.Strings(Policies),
+	{Name: "policy", Label: "Policy", Kind: param.Enum, Default: string(None), Allowed: param.Strings(Policies), Words: withWords(nil),
 		Help: "how long a client waits after a failed call: none: base × 2^attempt (up to cap); full: a random share of that; equal: half of it plus a random share of the other half; decorrelated: random, up to three times the previous wait"},
 	{Name: "compare", Label: "Compare with", Kind: param.Enum, Default: string(Full), Allowed: append([]string{Off}, param.Strings(Policies)...),
-		Help: "a second policy run beside the first, or off"},
+		Words: withWords(map[string]string{Off: "nothing: one policy alone"}),
+		Help:  "a second policy run beside the first, or off"},
 	{Name: "clients", Label: "Clients", Kind: param.Int, Default: "1000", Min: 1, Max: MaxClients,
 		Help: "clients that all call at t = 0 (at most 100,000)"},
 	{Name: "capacity", Label: "Capacity (calls per slot)", Kind: param.Int, Default: "50", Min: 1, Max: MaxCapacity,
@@ -34,6 +35,20 @@ var Schema = param.Schema{
 		Min: MinBase.Seconds(), Max: MaxWait.Seconds(), Step: 0.001, Rules: []param.Rule{{Op: param.AtLeast, Other: "base"}},
 		Help: "the longest wait, in seconds; at least base"},
 	param.Seed("the random draws of the jittered policies; the same seed replays the same run"),
+}
+
+// withWords adds to words what a control shows for each policy: its name
+// as the figures write it ("none: no jitter", "full jitter").
+func withWords(words map[string]string) map[string]string {
+	out := map[string]string{}
+	for k, v := range words {
+		out[k] = v
+	}
+	for _, p := range Policies {
+		out[string(p)] = string(p) + " jitter"
+	}
+	out[string(None)] = "none: no jitter"
+	return out
 }
 
 // Defaults are Schema's defaults.

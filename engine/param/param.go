@@ -74,6 +74,19 @@ type Param struct {
 	// Rules relate an Int or Float parameter to others of its schema:
 	// cap at least base, slow-to after slow-from.
 	Rules []Rule
+	// Words, for Enum and EnumList, are what a control shows for a value
+	// whose name alone would confuse a reader ("off" beside a policy
+	// called "none"); a value without one shows as written. Markdown, a
+	// query and a flag still take the value.
+	Words map[string]string
+}
+
+// Word is what a control shows for the value v.
+func (p Param) Word(v string) string {
+	if w, ok := p.Words[v]; ok {
+		return w
+	}
+	return v
 }
 
 // A Rule is a comparison of a number parameter with another one of the

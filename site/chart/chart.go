@@ -37,7 +37,7 @@ type Chart struct {
 	Title  string // its accessible name, the <title>: "Calls per 0.5 s, over time"
 	Desc   string // its figures in words, the <desc>, for whoever cannot see it
 	Class  string // extra classes on the <svg>, for its colours
-	Height int    // in CSS pixels; the width is the container's
+	Height int    // in CSS pixels, at least MinHeight; the width is the container's
 	X, Y   Axis
 
 	data  markup.HTML // drawn in the plot's stretched viewBox
@@ -45,19 +45,25 @@ type Chart struct {
 }
 
 // Geometry of the outer <svg>, in CSS pixels (heights) and fractions of the
-// width. Labels are about 12 px high (widget.css): the y axis's title sits
-// on the first line, the top tick's label on the second, above its
-// gridline; the x ticks' labels and the x axis's title take a line each
-// below the plot.
+// width. Labels are about 12 px high, 15 with their descenders (widget.css).
+// Above the plot is a row of its own for the y axis's title, at the left,
+// and the reference lines' key (HLine), at the right; the top tick's label
+// sits below it, above its gridline. The x ticks' labels and the x axis's
+// title take a line each below the plot.
 const (
-	top    = 28    // plot's top: 14 px for the y title, 14 for the top tick's label
-	bottom = 36    // below the plot: 18 px of tick labels, 18 of the x title
+	top    = 38    // plot's top: 18 px for the title row, 20 for the top tick's label
+	bottom = 38    // below the plot: 19 px of tick labels, 19 of the x title
 	padL   = 0.05  // the plot's left edge, as a fraction of the width: room for most of a y label
 	padR   = 0.005 // the right edge, so that a line at the very edge is not cut in half
 	inner  = 1000  // the plot's viewBox is inner × inner units
+	keyW   = 22    // px: the dashed sample before an HLine's label in the title row
 )
 
-func (c *Chart) plotHeight() float64 { return float64(c.Height - top - bottom) }
+// MinHeight is the least Height a chart is drawn at: a plot under 160 px
+// would squeeze its bars and lines into a strip.
+const MinHeight = 240
+
+func (c *Chart) plotHeight() float64 { return float64(max(c.Height, MinHeight) - top - bottom) }
 
 // xFrac is where x lies across the whole width, as a fraction.
 func (c *Chart) xFrac(x float64) float64 { return padL + c.X.frac(x)*(1-padL-padR) }
@@ -80,7 +86,7 @@ func (c *Chart) Band(from, to float64, class, label string) {
 		"width", coord(x1-x0), "height", coord(inner))
 	if label != "" {
 		c.marks.Elem("text", label, "class", join("band-label", class), "x", pct((c.xFrac(from)+c.xFrac(to))/2),
-			"y", coord(top+14), "text-anchor", "middle", "paint-order", "stroke")
+			"y", coord(top+16), "text-anchor", "middle", "paint-order", "stroke")
 	}
 }
 
@@ -144,14 +150,21 @@ func (c *Chart) Series(x0, dx float64, values []float64, class string) {
 	c.Line(xs, values, class)
 }
 
-// HLine draws a dashed reference line across the plot at y, with label
-// above its right end: a capacity, a threshold.
+// HLine draws a dashed reference line across the plot at y: a capacity, a
+// threshold. Its label goes in the title row, at the right, after a short
+// sample of the line, as a key: over the plot it would cover the data.
+// A chart has room for one such key.
 func (c *Chart) HLine(y float64, class, label string) {
 	py := coord(c.yPx(y))
 	c.marks.Void("line", "class", join("ref", class), "x1", pct(padL), "x2", pct(1-padR), "y1", py, "y2", py)
 	if label != "" {
-		c.marks.Elem("text", label, "class", join("ref-label", class), "x", pct(1-padR), "dx", "-4",
-			"y", coord(c.yPx(y)-4), "text-anchor", "end", "paint-order", "stroke")
+		c.marks.Elem("text", label, "class", join("ref-label key", class), "x", pct(1-padR), "dx", itoa(-keyW-6),
+			"y", "13", "text-anchor", "end")
+		// The sample, keyW px long, ends at the right edge: a nested <svg>
+		// of no size at that edge draws it in pixels to its left.
+		c.marks.Open("svg", "class", "key", "aria-hidden", "true", "x", pct(1-padR), "y", "0", "width", "1", "height", "1", "overflow", "visible")
+		c.marks.Void("line", "class", join("ref", class), "x1", itoa(-keyW), "x2", "0", "y1", "9", "y2", "9")
+		c.marks.Close("svg")
 	}
 }
 
@@ -169,7 +182,7 @@ func (c *Chart) VLine(x float64, class, label string, row int) {
 			anchor, dx = "end", "-4"
 		}
 		// Row 0 sits below a band's label, 14 px down; a row is 16 px.
-		y := top + 30 + 16*float64(row)
+		y := top + 32 + 16*float64(row)
 		c.marks.Elem("text", label, "class", join("ref-label", class), "x", px, "dx", dx,
 			"y", coord(y), "text-anchor", anchor, "paint-order", "stroke")
 	}
@@ -181,7 +194,7 @@ func (c *Chart) VLine(x float64, class, label string, row int) {
 func (c *Chart) SVG() string {
 	var w markup.HTML
 	ph := c.plotHeight()
-	w.Open("svg", "class", join("chart", c.Class), "role", "img", "width", "100%", "height", itoa(c.Height),
+	w.Open("svg", "class", join("chart", c.Class), "role", "img", "width", "100%", "height", itoa(max(c.Height, MinHeight)),
 		"xmlns", "http://www.w3.org/2000/svg")
 	w.Elem("title", c.Title)
 	if c.Desc != "" {
@@ -222,13 +235,13 @@ func (c *Chart) SVG() string {
 		case f > 0.96:
 			anchor = "end"
 		}
-		w.Elem("text", c.X.label(t), "class", "tick", "x", px, "y", coord(top+ph+17), "text-anchor", anchor)
+		w.Elem("text", c.X.label(t), "class", "tick", "x", px, "y", coord(top+ph+16), "text-anchor", anchor)
 	}
 	if c.Y.Title != "" {
-		w.Elem("text", c.Y.Title, "class", "axis-title", "x", "0", "y", "12")
+		w.Elem("text", c.Y.Title, "class", "axis-title", "x", "0", "y", "13")
 	}
 	if c.X.Title != "" {
-		w.Elem("text", c.X.Title, "class", "axis-title", "x", pct(1-padR), "y", coord(top+ph+33), "text-anchor", "end")
+		w.Elem("text", c.X.Title, "class", "axis-title", "x", pct(1-padR), "y", coord(top+ph+34), "text-anchor", "end")
 	}
 	w.Close("g")
 	w.Close("svg")

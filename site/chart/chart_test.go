@@ -67,10 +67,10 @@ func TestChartSVG(t *testing.T) {
 	c.VLine(3, "ok", "recovered", 0)
 	svg := c.SVG()
 	for _, want := range []string{
-		`<svg class="chart bo" role="img" width="100%" height="200" xmlns="http://www.w3.org/2000/svg"><title>Calls &lt;per&gt; slot</title><desc>No jitter: 10,500 calls.</desc>`,
+		`<svg class="chart bo" role="img" width="100%" height="240" xmlns="http://www.w3.org/2000/svg"><title>Calls &lt;per&gt; slot</title><desc>No jitter: 10,500 calls.</desc>`,
 		`viewBox="0 0 1000 1000" preserveAspectRatio="none"`,
 		`<rect class="band trigger" x="200" y="0" width="200" height="1000"/>`,
-		`<text class="axis-title" x="0" y="12">calls</text>`,
+		`<text class="axis-title" x="0" y="13">calls</text>`,
 		`>capacity 50</text>`, `>recovered</text>`, `>slow</text>`,
 	} {
 		if !strings.Contains(svg, want) {

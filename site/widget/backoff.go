@@ -58,6 +58,8 @@ func runBackoff(v Values) (Run, error) {
 	seed := uint64(v.Int("seed"))
 	r := &backoffRun{p: p, seed: seed}
 	compare, comparing := backoff.Compare(v.Model())
+	// A policy compared with itself would draw the same run twice.
+	comparing = comparing && compare != p.Policy
 	for _, pol := range []backoff.Policy{p.Policy, compare} {
 		if pol != backoff.None && pol != backoff.Off && estimateCalls(p) > maxCalls {
 			return nil, ErrBackoffTooBig
@@ -161,90 +163,97 @@ func peaks(perSlot []int, k, n int) []float64 {
 	return out
 }
 
-// Output draws, for each policy, calls per slot over time as bars against
-// the server's capacity, each on its own time axis and all on one scale of
-// calls; then, when there are two, the time each took to serve everyone,
-// side by side; then the figures.
+// Output draws calls per slot over time as bars against the server's
+// capacity and, when there is a second policy, its calls as an outline
+// over the same axes: one time axis and one scale of calls, so that the
+// two runs' lengths and heights compare at a glance. A line marks when
+// each run served its last client. Then the figures.
 func (r *backoffRun) Output(h *HTML, _ int) {
 	m := r.main
-	top := float64(r.p.Capacity)
-	top = max(top, float64(peak(m.PerSlot)))
+	runs := []policyRun{{r.p.Policy, m}}
 	if r.other != nil {
-		top = max(top, float64(peak(r.other.PerSlot)))
+		runs = append(runs, policyRun{r.otherPolicy, *r.other})
+	}
+	top, slots := float64(r.p.Capacity), 0
+	for _, pr := range runs {
+		top = max(top, float64(peak(pr.res.PerSlot)))
+		slots = max(slots, len(pr.res.PerSlot))
 	}
 	yt := chart.Ticks(0, top, 4)
-	// One time axis for both charts, unless one run is over shareLimit
-	// times longer than the other: then the shorter would be a sliver at
-	// the left (no jitter's 132.7 s against full jitter's 4.3 s), and each
-	// gets its own axis; the bars after them compare the times.
-	span := 0 // slots on a shared axis; 0: each its own
+	k := slotsPerBar(slots)
+	n := (slots + k - 1) / k
+	slot := r.p.Slot.Seconds()
+	dx := float64(k) * slot
+	xt := chart.Ticks(0, float64(n)*dx, 6)
+	xTitle := "time (s)"
+	if k > 1 {
+		xTitle += "; a bar is the busiest of " + Figure(k) + " slots"
+	}
+
+	title, desc := Capital(policyWords(r.p.Policy))+": calls per slot over time", r.sentence(r.p.Policy, m)
 	if r.other != nil {
-		a, b := len(m.PerSlot), len(r.other.PerSlot)
-		if max(a, b) <= shareLimit*min(a, b) {
-			span = max(a, b)
+		title = Capital(policyWords(r.p.Policy)) + " and " + policyWords(r.otherPolicy) + ": calls per slot over time"
+		desc += " " + r.sentence(r.otherPolicy, *r.other)
+	}
+	c := chart.Chart{
+		Title:  title,
+		Desc:   desc + " The server answers " + Figure(r.p.Capacity) + " calls per slot.",
+		Class:  "bo-chart",
+		Height: chart.MinHeight,
+		X:      chart.Axis{Title: xTitle, Min: 0, Max: xt[len(xt)-1], Ticks: xt},
+		Y:      chart.Axis{Title: "calls per " + Number(slot*1000) + " ms slot", Min: 0, Max: yt[len(yt)-1], Ticks: yt},
+	}
+	c.Bars(0, dx, peaks(m.PerSlot, k, n), policyClass(r.p.Policy))
+	if r.other != nil {
+		c.Steps(0, dx, peaks(r.other.PerSlot, k, n), policyClass(r.otherPolicy))
+	}
+	c.HLine(float64(r.p.Capacity), "cap", "capacity "+Figure(r.p.Capacity))
+	// Alone, the line says what it marks; two lines are named by the key
+	// above the chart, in their policies' colours: their labels would meet
+	// the tick labels at the left of the plot.
+	for _, pr := range runs {
+		label := "all served: " + Decimal(pr.res.LastServedS, 1) + " s"
+		if len(runs) > 1 {
+			label = ""
 		}
+		c.VLine(pr.res.LastServedS, policyClass(pr.p), label, 0)
 	}
-	r.runChart(h, r.p.Policy, m, "s1", yt, span)
-	if r.other != nil {
-		r.runChart(h, r.otherPolicy, *r.other, "s2", yt, span)
-		longest := max(m.LastServedS, r.other.LastServedS)
-		h.Open("div", "class", "w-chart")
-		h.Raw(chart.HBars("Time until the last client is served", r.sentence(r.p.Policy, m)+" "+r.sentence(r.otherPolicy, *r.other),
-			"bo-served", longest, []chart.Bar{
-				{Label: "Everyone served, " + policyWords(r.p.Policy) + " (s)", Segments: []chart.Segment{{Value: m.LastServedS, Class: "s1"}}},
-				{Label: "Everyone served, " + policyWords(r.otherPolicy) + " (s)", Segments: []chart.Segment{{Value: r.other.LastServedS, Class: "s2"}}},
-			}))
-		h.Close("div")
+
+	h.Open("div", "class", "w-chart bo-run")
+	h.Open("ul", "class", "w-legend bo-key")
+	for i, pr := range runs {
+		swatch := "w-swatch " + policyClass(pr.p)
+		drawn := "bars"
+		if i > 0 {
+			swatch += " line"
+			drawn = "outline"
+		}
+		h.Open("li").Elem("span", "", "class", swatch, "aria-hidden", "true").
+			Elem("strong", Capital(policyWords(pr.p))).
+			Text(" (" + drawn + "): " + Count(pr.res.Calls, "call") + "; everyone served at " + Decimal(pr.res.LastServedS, 1) + " s (dashed line)").Close("li")
 	}
+	h.Close("ul")
+	h.Raw(c.SVG())
+	h.Close("div")
 
 	attrs := []string{"class", "w-outcome", "data-calls", Itoa(m.Calls), "data-last-served", oneDecimal(m.LastServedS)}
 	if r.other != nil {
 		attrs = append(attrs, "data-compare-calls", Itoa(r.other.Calls), "data-compare-last-served", oneDecimal(r.other.LastServedS))
 	}
 	h.Open("p", attrs...)
-	h.Text(r.sentence(r.p.Policy, m))
-	if r.other != nil {
-		h.Text(" " + r.sentence(r.otherPolicy, *r.other))
-	}
+	h.Text(desc)
 	h.Close("p")
 }
 
-// shareLimit is how many times longer one run may be than the other for
-// the two to share a time axis.
-const shareLimit = 4
-
-// runChart draws one policy's calls per slot, binned to at most maxBars
-// bars, with the capacity and the moment the last client was served; over
-// span slots if span is not 0, else over the run's own.
-func (r *backoffRun) runChart(h *HTML, p backoff.Policy, res backoff.Result, class string, yt []float64, span int) {
-	slots := max(len(res.PerSlot), span)
-	k := slotsPerBar(slots)
-	n := (slots + k - 1) / k
-	slot := r.p.Slot.Seconds()
-	dx := float64(k) * slot
-	per := "calls per " + Number(slot*1000) + " ms slot"
-	if k > 1 {
-		per += " (the busiest of every " + Figure(k) + ")"
-	}
-	xt := chart.Ticks(0, float64(n)*dx, 6)
-	name := policyWords(p)
-	c := chart.Chart{
-		Title:  Capital(name) + ": calls per slot over time",
-		Desc:   r.sentence(p, res) + " Busiest slot: " + Count(peak(res.PerSlot), "call") + "; the server answers " + Figure(r.p.Capacity) + " per slot.",
-		Class:  "bo-chart",
-		Height: 190,
-		X:      chart.Axis{Title: "time (s)", Min: 0, Max: xt[len(xt)-1], Ticks: xt},
-		Y:      chart.Axis{Title: per, Min: 0, Max: yt[len(yt)-1], Ticks: yt},
-	}
-	c.Bars(0, dx, peaks(res.PerSlot, k, n), class)
-	c.HLine(float64(r.p.Capacity), "cap", "capacity "+Figure(r.p.Capacity))
-	c.VLine(res.LastServedS, class, "all served: "+Decimal(res.LastServedS, 1)+" s", 0)
-	h.Open("section", "class", "w-chart bo-run", "role", "group", "aria-label", Capital(name))
-	h.Open("h3", "class", "w-charthead").Elem("span", "", "class", "w-swatch "+class, "aria-hidden", "true").
-		Elem("strong", Capital(name)).Text(": " + Count(res.Calls, "call") + ", everyone served at " + Decimal(res.LastServedS, 1) + " s").Close("h3")
-	h.Raw(c.SVG())
-	h.Close("section")
+// policyRun is one policy's run, as the chart draws it.
+type policyRun struct {
+	p   backoff.Policy
+	res backoff.Result
 }
+
+// policyClass is the class that gives a policy its colour, the same in
+// every figure of the site (widget.css): "p-none", "p-full", ...
+func policyClass(p backoff.Policy) string { return "p-" + string(p) }
 
 // sentence is one policy's figures: "No jitter: 10,500 calls in 20
 // waves; the last client is served at 132.7 s."

@@ -24,13 +24,31 @@ func TestBackoffDefaults(t *testing.T) {
 	if calls < j.CallsMin || calls > j.CallsMax || last < j.LastMinS || last > j.LastMaxS {
 		t.Errorf("full jitter, seed 1: %d calls, last served at %v s; want 4,950 to 5,100 and 4 to 12 s", calls, last)
 	}
-	// Two charts, one per policy, each an image with a name and a
-	// description that carry the figures.
-	if n := strings.Count(html, `<svg class="chart bo-chart" role="img"`); n != 2 {
-		t.Errorf("%d per-policy charts, want 2", n)
+	// One chart for both policies, an image with a name and a description
+	// that carry both runs' figures: the first policy's bars, the second's
+	// outline, each in its policy's colour.
+	if n := strings.Count(html, `<svg class="chart bo-chart" role="img"`); n != 1 {
+		t.Errorf("%d charts, want one for both policies", n)
 	}
-	if !strings.Contains(html, "<desc>No jitter: 10,500 calls for 1,000 clients, in 20 waves; the last client is served at 132.7 s.") {
-		t.Error("the no-jitter chart's description lacks its figures")
+	if !strings.Contains(html, "<desc>No jitter: 10,500 calls for 1,000 clients, in 20 waves; the last client is served at 132.7 s. Full jitter: ") {
+		t.Error("the chart's description lacks the figures of both runs")
+	}
+	for _, mark := range []string{`<path class="bars p-none"`, `<path class="steps p-full"`} {
+		if !strings.Contains(html, mark) {
+			t.Errorf("the chart has no %s", mark)
+		}
+	}
+	// The controls name the policies as the figures do, and "off" is not
+	// set beside a policy called "none".
+	for _, opt := range []string{`<option value="none" selected>none: no jitter</option>`, `<option value="off">nothing: one policy alone</option>`,
+		`<option value="full" selected>full jitter</option>`} {
+		if !strings.Contains(html, opt) {
+			t.Errorf("no %s among the controls", opt)
+		}
+	}
+	self := figures(t, render(t, &Backoff, map[string]string{"policy": "full", "compare": "full"}))
+	if _, ok := self["data-compare-calls"]; ok {
+		t.Errorf("a policy compared with itself draws a second run: %v", self)
 	}
 	off := figures(t, render(t, &Backoff, map[string]string{"compare": "off"}))
 	if _, ok := off["data-compare-calls"]; ok {
@@ -49,7 +67,7 @@ func TestBackoffSeed(t *testing.T) {
 	}
 }
 
-var barRE = regexp.MustCompile(`<path class="bars s[12]" d="([^"]*)"`)
+var barRE = regexp.MustCompile(`<path class="(?:bars|steps) p-[a-z]+" d="([^"]*)"`)
 
 // A hundred thousand clients run in the page and draw at most maxBars bars
 // per chart, however long the run: no jitter takes 2,000 waves over
@@ -63,7 +81,7 @@ func TestBackoffHundredThousand(t *testing.T) {
 		t.Fatalf("%d bar series, want 2", len(bars))
 	}
 	for _, b := range bars {
-		if n := strings.Count(b[1], "M"); n == 0 || n > maxBars {
+		if n := max(strings.Count(b[1], "M"), strings.Count(b[1], "H")); n == 0 || n > maxBars {
 			t.Errorf("%d bars in one chart, want 1 to %d", n, maxBars)
 		}
 	}

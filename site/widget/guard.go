@@ -137,6 +137,8 @@ func (r *guardRun) Output(h *HTML, step int) {
 	upTo := r.starts[step]
 	s := r.state(upTo)
 	done := step == steps
+	// What the last step shows has its place from the first (hold.go).
+	end := r.state(r.starts[steps])
 
 	h.Open("div", "class", "g-panels")
 	// The card network.
@@ -147,15 +149,15 @@ func (r *guardRun) Output(h *HTML, step int) {
 	h.Open("section", "class", cls, "role", "group", "aria-label", "The card network")
 	h.Elem("h3", "Card network")
 	h.Open("p", "class", "g-big").Elem("strong", Figure(s.charges)).Text(" " + Plural(s.charges, "charge") + " by the burst").Close("p")
-	if len(s.pays) > 0 {
-		h.Open("ul", "class", "g-pays", "aria-label", "Payments charged")
-		for i, p := range s.pays {
-			h.Elem("li", p, "class", when(i >= s.charges, "after"))
+	if len(end.pays) > 0 {
+		h.Open("ul", heldAttrs(len(s.pays) == 0, "class", "g-pays", "aria-label", "Payments charged")...)
+		for i, p := range end.pays {
+			h.Elem("li", p, heldAttrs(i >= len(s.pays), "class", when(i >= s.charges, "after"))...)
 		}
 		h.Close("ul")
 	}
-	if s.followCharges > 0 {
-		h.Elem("p", "+"+Figure(s.followCharges)+" by the follow-ups", "class", "g-note bad-text")
+	if end.followCharges > 0 {
+		h.Elem("p", "+"+Figure(max(s.followCharges, 1))+" by the follow-ups", heldAttrs(s.followCharges == 0, "class", "g-note bad-text")...)
 	}
 	h.Close("section")
 
@@ -171,12 +173,10 @@ func (r *guardRun) Output(h *HTML, step int) {
 	h.Open("h3").Text("Table ").Elem("code", table).Close("h3")
 	h.Elem("p", index, "class", "g-index"+when(r.p.Strategy != guard.CheckThenInsert, " on"))
 	h.Open("p", "class", "g-big").Elem("strong", Figure(s.rows)).Text(" " + Plural(s.rows, "row") + " for " + guard.Key).Close("p")
-	if r.p.Strategy == guard.ClaimBeforeWork && s.rows > 0 {
-		saved := "no answer saved yet"
-		if s.saved != "" {
-			saved = "answer saved: 201 " + s.saved
-		}
-		h.Elem("p", saved, "class", "g-note")
+	if r.p.Strategy == guard.ClaimBeforeWork && end.rows > 0 {
+		h.Open("p", heldAttrs(s.rows == 0, "class", "g-note")...)
+		holdTexts(h, 0, savedText(s.saved), savedText(end.saved))
+		h.Close("p")
 	}
 	h.Close("section")
 
@@ -184,16 +184,20 @@ func (r *guardRun) Output(h *HTML, step int) {
 	h.Open("section", "class", "g-panel g-answers", "role", "group", "aria-label", "The answers")
 	h.Elem("h3", "Answers")
 	h.Open("ul", "class", "g-statuses")
-	codes := make([]int, 0, len(s.statuses))
-	for c := range s.statuses {
+	codes := make([]int, 0, len(end.statuses))
+	for c := range end.statuses {
 		codes = append(codes, c)
 	}
 	sort.Ints(codes)
 	for _, c := range codes {
-		h.Open("li", "class", "s"+Itoa(c)).Elem("strong", Itoa(c)).Text(" × " + Figure(s.statuses[c])).Close("li")
+		n := s.statuses[c]
+		if n == 0 { // held: its place, at the count it ends with
+			n = end.statuses[c]
+		}
+		h.Open("li", heldAttrs(s.statuses[c] == 0, "class", "s"+Itoa(c))...).Elem("strong", Itoa(c)).Text(" × " + Figure(n)).Close("li")
 	}
-	if waiting := r.p.N - s.answered; waiting > 0 {
-		h.Elem("li", Figure(waiting)+" waiting", "class", "waiting")
+	if waiting := r.p.N - s.answered; r.p.N > 0 {
+		h.Elem("li", Figure(max(waiting, 1))+" waiting", heldAttrs(waiting == 0, "class", "waiting")...)
 	}
 	h.Close("ul")
 	h.Close("section")
@@ -202,10 +206,17 @@ func (r *guardRun) Output(h *HTML, step int) {
 	r.timeline(h, step, s)
 	r.afterwards(h, step)
 
-	h.Open("p", outcomeAttrs(step, steps, s.charges <= 1,
-		"data-rows", Itoa(s.rows), "data-charges", Itoa(s.charges), "data-statuses", statusList(s.statuses))...)
-	h.Text(r.verdict(s, done))
-	h.Close("p")
+	outcome := outcomeAttrs(step, steps, s.charges <= 1,
+		"data-rows", Itoa(s.rows), "data-charges", Itoa(s.charges), "data-statuses", statusList(s.statuses))
+	holdOutcome(h, outcome, r.verdict(s, done), r.verdict(end, true), r.verdict(end, false))
+}
+
+// savedText is what the key holds for an answer.
+func savedText(saved string) string {
+	if saved == "" {
+		return "no answer saved yet"
+	}
+	return "answer saved: 201 " + saved
 }
 
 // cell is how an event shows in its lane: a short code and a class.

@@ -137,10 +137,12 @@ func (r *lockRun) Output(h *HTML, step int) {
 	st := r.state(step)
 	done := step == r.Steps()
 
+	// What the last step shows has its place from the first (hold.go).
+	end := r.state(r.Steps())
 	h.Open("div", "class", "w-panels lk-panels")
-	r.clientPanel(h, st)
+	r.clientPanel(h, st, end)
 	r.redisPanel(h, st)
-	r.cardPanel(h, st)
+	r.cardPanel(h, st, end)
 	h.Close("div")
 
 	r.timeline(h, st)
@@ -156,22 +158,26 @@ func (r *lockRun) Output(h *HTML, step int) {
 		}
 		figures = append(figures, "data-done-at", at)
 	}
-	h.Open("p", outcomeAttrs(step, r.Steps(), s.Charges == 1 && s.GaveUp == 0, figures...)...)
-	if done {
-		h.Text(r.verdict())
-	} else {
-		h.Text("Replaying, t = " + secs(st.now) + ": " + Count(len(st.charges), "charge") + " and " + Count(len(st.sends), "request") + " so far.")
+	outcome := outcomeAttrs(step, r.Steps(), s.Charges == 1 && s.GaveUp == 0, figures...)
+	now := r.verdict()
+	if !done {
+		now = replayingLock(st)
 	}
-	h.Close("p")
+	holdOutcome(h, outcome, now, r.verdict(), replayingLock(end))
 
 	h.Elem("h3", "Every event, in order", "class", "lk-storyhead")
 	story(h, r.res.Trace, step, r.lanes)
 }
 
+// replayingLock is the outcome while a replay is under way.
+func replayingLock(st lockState) string {
+	return "Replaying, t = " + secs(st.now) + ": " + Count(len(st.charges), "charge") + " and " + Count(len(st.sends), "request") + " so far."
+}
+
 // secs writes a virtual time in whole seconds with the unit: "300 s".
 func secs(d time.Duration) string { return chart.Number(d.Seconds()) + " s" }
 
-func (r *lockRun) clientPanel(h *HTML, st lockState) {
+func (r *lockRun) clientPanel(h *HTML, st, end lockState) {
 	h.Open("section", "class", "w-panel", "role", "group", "aria-label", "What the client sends")
 	h.Elem("h3", "Client")
 	h.Open("p").Text(Count(r.p.Dupes, "sender")+", one payment, one ").Elem("code", "Idempotency-Key").Close("p")
@@ -188,12 +194,12 @@ func (r *lockRun) clientPanel(h *HTML, st lockState) {
 		{lock.EvUnavailable, "503 unavailable", "skip"},
 		{lock.EvTimeout, "no answer in time", "skip"},
 	} {
-		if n := st.answers[a.kind]; n > 0 {
-			h.Open("li", "class", a.cls).Elem("strong", Itoa(n)).Text(" × " + a.label).Close("li")
+		if n := st.answers[a.kind]; end.answers[a.kind] > 0 {
+			h.Open("li", heldAttrs(n == 0, "class", a.cls)...).Elem("strong", Itoa(max(n, 1))).Text(" × " + a.label).Close("li")
 		}
 	}
-	if st.gaveUp > 0 {
-		h.Open("li", "class", "bad-text").Elem("strong", Itoa(st.gaveUp)).Text(" gave up").Close("li")
+	if end.gaveUp > 0 {
+		h.Open("li", heldAttrs(st.gaveUp == 0, "class", "bad-text")...).Elem("strong", Itoa(max(st.gaveUp, 1))).Text(" gave up").Close("li")
 	}
 	h.Close("ul")
 	h.Close("section")
@@ -206,11 +212,12 @@ func (r *lockRun) redisPanel(h *HTML, st lockState) {
 	}
 	h.Open("section", "class", cls, "role", "group", "aria-label", "The keys in Redis")
 	h.Elem("h3", "Redis")
-	switch {
-	case r.down(st.now):
-		h.Elem("p", "Unreachable until t = "+secs(r.p.Outage)+".", "class", "bad-text")
-	case r.p.Store == lock.Down:
-		h.Elem("p", "Was unreachable until t = "+secs(r.p.Outage)+".", "class", "w-note")
+	if r.p.Store == lock.Down {
+		down := r.down(st.now)
+		h.Open("div", "class", "w-hold")
+		h.Elem("p", "Unreachable until t = "+secs(r.p.Outage)+".", heldAttrs(!down, "class", "bad-text")...)
+		h.Elem("p", "Was unreachable until t = "+secs(r.p.Outage)+".", heldAttrs(down, "class", "w-note")...)
+		h.Close("div")
 	}
 	if r.p.Guard == lock.None {
 		h.Elem("p", "Not used: the server has no guard.", "class", "empty")
@@ -248,7 +255,7 @@ func keyState(h *HTML, name string, lives []life, now time.Duration, value strin
 	h.Elem("dd", text, "class", "empty")
 }
 
-func (r *lockRun) cardPanel(h *HTML, st lockState) {
+func (r *lockRun) cardPanel(h *HTML, st, end lockState) {
 	cls := "w-panel"
 	if len(st.charges) > 1 {
 		cls += " bad"
@@ -256,15 +263,15 @@ func (r *lockRun) cardPanel(h *HTML, st lockState) {
 	h.Open("section", "class", cls, "role", "group", "aria-label", "The card's charges")
 	h.Elem("h3", "Card")
 	h.Open("p", "class", "w-big").Elem("strong", Itoa(len(st.charges))).Text(" " + Plural(len(st.charges), "charge")).Close("p")
-	if len(st.charges) > 0 {
-		h.Open("ul", "class", "w-chips")
-		for i, c := range st.charges {
-			h.Elem("li", c.id, "class", when(i > 0, "dup"))
+	if len(end.charges) > 0 {
+		h.Open("ul", heldAttrs(len(st.charges) == 0, "class", "w-chips")...)
+		for i, c := range end.charges {
+			h.Elem("li", c.id, heldAttrs(i >= len(st.charges), "class", when(i > 0, "dup"))...)
 		}
 		h.Close("ul")
 	}
-	if st.crash != nil {
-		h.Elem("p", "The server crashed at t = "+secs(*st.crash)+".", "class", "bad-text")
+	if end.crash != nil {
+		h.Elem("p", "The server crashed at t = "+secs(*end.crash)+".", heldAttrs(st.crash == nil, "class", "bad-text")...)
 	}
 	h.Close("section")
 }

@@ -2,6 +2,7 @@ package widget
 
 import (
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/retrylab/retrylab/engine/ordering"
@@ -50,28 +51,9 @@ func secondsText(d time.Duration) string { return "t = " + strconv.Itoa(int(d/ti
 // the story so far.
 func (r *orderingRun) Output(h *HTML, step int) {
 	step = clampStep(step, r.Steps())
-	plan := ""
-	var fates []string // per delivery reached: "", "applied" or "skipped"
-	var mark time.Duration = -1
-	seen := map[string]bool{}
-	var seenIDs []string
-	for _, e := range r.res.Trace[:step] {
-		switch e.Kind {
-		case ordering.Deliver:
-			fates = append(fates, "")
-		case ordering.Apply:
-			ev := eventOf(e.Ref)
-			plan = ev.Plan
-			mark = max(mark, ev.At)
-			fates[len(fates)-1] = "applied"
-			if !seen[ev.ID] {
-				seen[ev.ID] = true
-				seenIDs = append(seenIDs, ev.ID)
-			}
-		case ordering.Skip:
-			fates[len(fates)-1] = "skipped"
-		}
-	}
+	plan, fates, mark, seenIDs := r.state(step)
+	// What the last step shows has its place from the first (hold.go).
+	_, _, endMark, endIDs := r.state(r.Steps())
 
 	h.Open("div", "class", "w-panels")
 	h.Open("section", "class", "w-panel or-arrivals", "role", "group", "aria-label", "Deliveries, in arrival order")
@@ -108,23 +90,13 @@ func (r *orderingRun) Output(h *HTML, step int) {
 	h.Open("p", "class", cls).Text("plan = ").Elem("strong", shown).Close("p")
 	switch r.p.Strategy {
 	case ordering.Watermark:
-		w := "none yet"
-		if mark >= 0 {
-			w = secondsText(mark)
-		}
-		h.Elem("p", "Watermark: "+w, "class", "w-note")
+		h.Open("p", "class", "w-note")
+		holdTexts(h, 0, watermarkText(mark), watermarkText(endMark))
+		h.Close("p")
 	case ordering.Dedupe:
-		ids := "none yet"
-		if len(seenIDs) > 0 {
-			ids = ""
-			for i, id := range seenIDs {
-				if i > 0 {
-					ids += ", "
-				}
-				ids += id
-			}
-		}
-		h.Elem("p", "Ids applied: "+ids, "class", "w-note")
+		h.Open("p", "class", "w-note")
+		holdTexts(h, 0, idsText(seenIDs), idsText(endIDs))
+		h.Close("p")
 	default:
 		h.Elem("p", "No guard: every delivery is applied.", "class", "w-note")
 	}
@@ -137,13 +109,51 @@ func (r *orderingRun) Output(h *HTML, step int) {
 	if step == r.Steps() {
 		figures = append(figures, "data-correct", strconv.FormatBool(r.res.Correct))
 	}
-	h.Open("p", outcomeAttrs(step, r.Steps(), r.res.Correct, figures...)...)
+	outcome := outcomeAttrs(step, r.Steps(), r.res.Correct, figures...)
+	now := r.verdict()
 	if step < r.Steps() {
-		h.Text("Replaying: the plan is " + shown + " so far.")
-	} else {
-		h.Text(r.verdict())
+		now = "Replaying: the plan is " + shown + " so far."
 	}
-	h.Close("p")
+	holdOutcome(h, outcome, now, r.verdict(), "Replaying: the plan is "+r.res.Plan+" so far.")
+}
+
+// state is the plan, each delivery's fate ("", "applied" or "skipped"),
+// the watermark (-1 before any) and the ids applied after step events.
+func (r *orderingRun) state(step int) (plan string, fates []string, mark time.Duration, seenIDs []string) {
+	mark = -1
+	seen := map[string]bool{}
+	for _, e := range r.res.Trace[:step] {
+		switch e.Kind {
+		case ordering.Deliver:
+			fates = append(fates, "")
+		case ordering.Apply:
+			ev := eventOf(e.Ref)
+			plan = ev.Plan
+			mark = max(mark, ev.At)
+			fates[len(fates)-1] = "applied"
+			if !seen[ev.ID] {
+				seen[ev.ID] = true
+				seenIDs = append(seenIDs, ev.ID)
+			}
+		case ordering.Skip:
+			fates[len(fates)-1] = "skipped"
+		}
+	}
+	return plan, fates, mark, seenIDs
+}
+
+func watermarkText(mark time.Duration) string {
+	if mark < 0 {
+		return "Watermark: none yet"
+	}
+	return "Watermark: " + secondsText(mark)
+}
+
+func idsText(ids []string) string {
+	if len(ids) == 0 {
+		return "Ids applied: none yet"
+	}
+	return "Ids applied: " + strings.Join(ids, ", ")
 }
 
 func countSkipped(fates []string) int {

@@ -39,68 +39,40 @@ var outboxLanes = map[string]string{"app": "App", "relay": "Relay", "broker": "B
 // after step events, then the story so far.
 func (r *outboxRun) Output(h *HTML, step int) {
 	step = clampStep(step, r.Steps())
-	var (
-		rows      []string // outbox rows, in order
-		sent      = map[string]bool{}
-		broker    []string // messages on the broker
-		inbox     []string // ids the inbox recorded
-		emails    int      //
-		skipped   int      //
-		relayDown bool     // between a crash and the restart
-		emailed   = map[string]int{}
-	)
-	for _, e := range r.res.Trace[:step] {
-		switch e.Kind {
-		case outbox.Commit:
-			rows = append(rows, e.Ref)
-		case outbox.Publish:
-			broker = append(broker, e.Ref)
-		case outbox.Mark:
-			sent[e.Ref] = true
-		case outbox.Crash:
-			relayDown = true
-		case outbox.Restart:
-			relayDown = false
-		case outbox.Email:
-			emails++
-			emailed[e.Ref]++
-			if r.p.Inbox {
-				inbox = append(inbox, e.Ref)
-			}
-		case outbox.Skip:
-			skipped++
-		}
-	}
+	st := r.state(step)
+	// What the last step shows has its place from the first (hold.go).
+	end := r.state(r.Steps())
 
 	h.Open("div", "class", "w-panels")
 	h.Open("section", "class", "w-panel", "role", "group", "aria-label", "The outbox table")
 	h.Open("h3").Text("Table ").Elem("code", "outbox").Close("h3")
-	if len(rows) == 0 {
-		h.Elem("p", "No rows yet.", "class", "empty")
-	} else {
-		h.Open("ul", "class", "w-rows")
-		for _, id := range rows {
+	h.Open("div", "class", "w-hold")
+	h.Elem("p", "No rows yet.", heldAttrs(len(st.rows) > 0, "class", "empty")...)
+	if len(end.rows) > 0 {
+		h.Open("ul", heldAttrs(len(st.rows) == 0, "class", "w-rows")...)
+		for i, id := range end.rows {
 			state, cls := "not sent", "pending"
-			if sent[id] {
+			if st.sent[id] {
 				state, cls = "sent", "ok"
 			}
-			h.Open("li", "class", cls).Elem("code", id).Text(": " + state).Close("li")
+			h.Open("li", heldAttrs(i >= len(st.rows), "class", cls)...).Elem("code", id).Text(": " + state).Close("li")
 		}
 		h.Close("ul")
 	}
-	if relayDown {
-		h.Elem("p", "The relay is down.", "class", "bad-text")
+	h.Close("div")
+	if r.res.Trace.Count(outbox.Crash) > 0 {
+		h.Elem("p", "The relay is down.", heldAttrs(!st.relayDown, "class", "bad-text")...)
 	}
 	h.Close("section")
 
 	h.Open("section", "class", "w-panel", "role", "group", "aria-label", "The broker")
 	h.Elem("h3", "Broker")
-	h.Open("p", "class", "w-big").Elem("strong", Figure(len(broker))).Text(" " + Plural(len(broker), "message")).Close("p")
-	if len(broker) > 0 {
-		h.Open("ul", "class", "w-chips")
+	h.Open("p", "class", "w-big").Elem("strong", Figure(len(st.broker))).Text(" " + Plural(len(st.broker), "message")).Close("p")
+	if len(end.broker) > 0 {
+		h.Open("ul", heldAttrs(len(st.broker) == 0, "class", "w-chips")...)
 		seen := map[string]bool{}
-		for _, id := range broker {
-			h.Elem("li", id, "class", when(seen[id], "dup"))
+		for i, id := range end.broker {
+			h.Elem("li", id, heldAttrs(i >= len(st.broker), "class", when(seen[id], "dup"))...)
 			seen[id] = true
 		}
 		h.Close("ul")
@@ -110,24 +82,18 @@ func (r *outboxRun) Output(h *HTML, step int) {
 	h.Open("section", "class", "w-panel", "role", "group", "aria-label", "The consumer")
 	h.Elem("h3", "Consumer")
 	cls := "w-big"
-	for _, n := range emailed {
+	for _, n := range st.emailed {
 		if n > 1 {
 			cls += " bad-text"
 			break
 		}
 	}
-	h.Open("p", "class", cls).Elem("strong", Figure(emails)).Text(" " + Plural(emails, "email") + " sent").Close("p")
+	h.Open("p", "class", cls).Elem("strong", Figure(st.emails)).Text(" " + Plural(st.emails, "email") + " sent").Close("p")
 	if r.p.Inbox {
-		h.Open("p", "class", "w-note").Text("Inbox: ")
-		if len(inbox) == 0 {
-			h.Text("empty")
-		} else {
-			h.Elem("code", strings.Join(inbox, ", "))
-		}
-		if skipped > 0 {
-			h.Text("; " + Figure(skipped) + " skipped")
-		}
-		h.Close("p")
+		h.Open("div", "class", "w-hold")
+		r.inboxNote(h, st, false)
+		r.inboxNote(h, end, true)
+		h.Close("div")
 	} else {
 		h.Elem("p", "No inbox: every message is an email.", "class", "w-note")
 	}
@@ -136,14 +102,72 @@ func (r *outboxRun) Output(h *HTML, step int) {
 
 	story(h, r.res.Trace, step, outboxLanes)
 
-	h.Open("p", outcomeAttrs(step, r.Steps(), r.res.Emails == r.res.Events, "data-published", Itoa(len(broker)), "data-emails", Itoa(emails),
-		"data-skipped", Itoa(skipped))...)
+	outcome := outcomeAttrs(step, r.Steps(), r.res.Emails == r.res.Events, "data-published", Itoa(len(st.broker)), "data-emails", Itoa(st.emails),
+		"data-skipped", Itoa(st.skipped))
+	now := r.verdict()
 	if step < r.Steps() {
-		h.Text("Replaying: " + Count(len(broker), "message") + " on the broker and " + Count(emails, "email") + " so far.")
+		now = replayingOutbox(st)
+	}
+	holdOutcome(h, outcome, now, r.verdict(), replayingOutbox(end))
+}
+
+// outboxState is what the table, the broker and the consumer hold after
+// some steps.
+type outboxState struct {
+	rows      []string // outbox rows, in order
+	sent      map[string]bool
+	broker    []string // messages on the broker
+	inbox     []string // ids the inbox recorded
+	emails    int
+	skipped   int
+	relayDown bool // between a crash and the restart
+	emailed   map[string]int
+}
+
+func (r *outboxRun) state(step int) outboxState {
+	s := outboxState{sent: map[string]bool{}, emailed: map[string]int{}}
+	for _, e := range r.res.Trace[:step] {
+		switch e.Kind {
+		case outbox.Commit:
+			s.rows = append(s.rows, e.Ref)
+		case outbox.Publish:
+			s.broker = append(s.broker, e.Ref)
+		case outbox.Mark:
+			s.sent[e.Ref] = true
+		case outbox.Crash:
+			s.relayDown = true
+		case outbox.Restart:
+			s.relayDown = false
+		case outbox.Email:
+			s.emails++
+			s.emailed[e.Ref]++
+			if r.p.Inbox {
+				s.inbox = append(s.inbox, e.Ref)
+			}
+		case outbox.Skip:
+			s.skipped++
+		}
+	}
+	return s
+}
+
+// inboxNote is what the inbox holds; held, its place kept hidden.
+func (r *outboxRun) inboxNote(h *HTML, s outboxState, held bool) {
+	h.Open("p", heldAttrs(held, "class", "w-note")...).Text("Inbox: ")
+	if len(s.inbox) == 0 {
+		h.Text("empty")
 	} else {
-		h.Text(r.verdict())
+		h.Elem("code", strings.Join(s.inbox, ", "))
+	}
+	if s.skipped > 0 {
+		h.Text("; " + Figure(s.skipped) + " skipped")
 	}
 	h.Close("p")
+}
+
+// replayingOutbox is the outcome while a replay is under way.
+func replayingOutbox(s outboxState) string {
+	return "Replaying: " + Count(len(s.broker), "message") + " on the broker and " + Count(s.emails, "email") + " so far."
 }
 
 func (r *outboxRun) verdict() string {

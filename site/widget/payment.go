@@ -61,15 +61,18 @@ func (r paymentRun) Output(h *HTML, step int) {
 	h.Close("div")
 
 	h.Open("div", "class", "pay-books")
+	// Every charge of the run has its row from the first step on, and
+	// each of the receipt's and the outcome's texts its place: the
+	// replay does not change the widget's height (hold.go).
 	h.Open("section", "class", "ledger", "role", "group", "aria-label", "The server's ledger")
 	h.Elem("h3", "Server's ledger")
-	if charges == 0 {
-		h.Elem("p", "No charges.", "class", "empty")
-	} else {
-		h.Open("table")
+	h.Open("div", "class", "w-hold")
+	h.Elem("p", "No charges.", heldAttrs(charges > 0, "class", "empty")...)
+	if len(r.Charges) > 0 {
+		h.Open("table", heldAttrs(charges == 0)...)
 		h.Open("thead").Open("tr").Elem("th", "Charge", "scope", "col").Elem("th", "Amount", "scope", "col").Elem("th", "Key", "scope", "col").Elem("th", "Attempt", "scope", "col").Close("tr").Close("thead")
 		h.Open("tbody")
-		for _, c := range r.Charges[:charges] {
+		for i, c := range r.Charges {
 			cls := ""
 			if c.ID != receipt && step == len(r.Trace) {
 				cls = "orphan" // a charge the client never heard of
@@ -78,34 +81,47 @@ func (r paymentRun) Output(h *HTML, step int) {
 			if key == "" {
 				key = "none"
 			}
-			h.Open("tr", "class", cls).Elem("td", c.ID).Elem("td", Money(c.Amount)).Elem("td", key).Elem("td", Itoa(c.Attempt)).Close("tr")
+			h.Open("tr", heldAttrs(i >= charges, "class", cls)...).Elem("td", c.ID).Elem("td", Money(c.Amount)).Elem("td", key).Elem("td", Itoa(c.Attempt)).Close("tr")
 		}
 		h.Close("tbody").Close("table")
 	}
+	h.Close("div")
 	h.Close("section")
 	h.Open("section", "class", "receipt", "role", "group", "aria-label", "The client's receipt")
 	h.Elem("h3", "Client's receipt")
+	h.Open("div", "class", "w-hold")
+	r.receiptLine(h, receipt, step, false)
+	if step < len(r.Trace) {
+		r.receiptLine(h, r.Receipt, len(r.Trace), true)
+	}
+	h.Close("div")
+	h.Close("section")
+	h.Close("div")
+
+	outcome := []string{"class", "w-outcome", "data-charges", Itoa(charges), "data-receipt", receipt,
+		"data-step", Itoa(step), "data-done", strconv.FormatBool(step == len(r.Trace))}
+	final := len(r.Charges)
+	holdOutcome(h, outcome, paymentVerdict(r.Result, charges, receipt, step == len(r.Trace)),
+		paymentVerdict(r.Result, final, r.Receipt, true), paymentVerdict(r.Result, final, r.Receipt, false))
+}
+
+// receiptLine is what the client holds after step events: its receipt,
+// or why it has none; held, its place kept hidden.
+func (r paymentRun) receiptLine(h *HTML, receipt string, step int, held bool) {
 	switch {
 	case receipt != "":
-		h.Open("p", "class", "receipt-id").Elem("strong", receipt)
+		h.Open("p", heldAttrs(held, "class", "receipt-id")...).Elem("strong", receipt)
 		if r.Replayed && step == len(r.Trace) {
 			h.Text(" (a replayed answer)")
 		}
 		h.Close("p")
 	case step < len(r.Trace):
-		h.Elem("p", "Waiting for an answer…", "class", "empty")
+		h.Elem("p", "Waiting for an answer…", heldAttrs(held, "class", "empty")...)
 	case r.Status != 0:
-		h.Elem("p", "Refused: "+Itoa(r.Status)+".", "class", "empty")
+		h.Elem("p", "Refused: "+Itoa(r.Status)+".", heldAttrs(held, "class", "empty")...)
 	default:
-		h.Elem("p", "None: the client gave up.", "class", "empty")
+		h.Elem("p", "None: the client gave up.", heldAttrs(held, "class", "empty")...)
 	}
-	h.Close("section")
-	h.Close("div")
-
-	h.Open("p", "class", "w-outcome", "data-charges", Itoa(charges), "data-receipt", receipt,
-		"data-step", Itoa(step), "data-done", strconv.FormatBool(step == len(r.Trace)))
-	h.Text(paymentVerdict(r.Result, charges, receipt, step == len(r.Trace)))
-	h.Close("p")
 }
 
 func seqRow(h *HTML, trace sim.Trace, e sim.Event, lost bool, i, step int) {

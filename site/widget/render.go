@@ -152,7 +152,7 @@ func control(h *HTML, p Param, v Values, id string) {
 				h.Elem("option", "—", "value", "", "selected", boolAttr(cur == ""))
 			}
 			for _, a := range p.Allowed {
-				h.Elem("option", a, "value", a, "selected", boolAttr(cur == a))
+				h.Elem("option", p.Word(a), "value", a, "selected", boolAttr(cur == a))
 			}
 			h.Close("select")
 			h.Close("label")
@@ -168,7 +168,7 @@ func control(h *HTML, p Param, v Values, id string) {
 		h.Open("select", "id", cid, "name", p.Name)
 		cur := v.String(p.Name)
 		for _, a := range p.Allowed {
-			h.Elem("option", a, "value", a, "selected", boolAttr(cur == a))
+			h.Elem("option", p.Word(a), "value", a, "selected", boolAttr(cur == a))
 		}
 		h.Close("select")
 	case Bool:

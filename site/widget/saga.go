@@ -45,10 +45,72 @@ var sagaWords = map[saga.Step][2]string{
 // stand after step events, then the story so far.
 func (r *sagaRun) Output(h *HTML, step int) {
 	step = clampStep(step, r.Steps())
-	effects := map[string]saga.Effect{}
-	replays := map[string]int{}
-	var log []string
-	down := false
+	effects, replays, log, down := r.state(step)
+	// What the last step shows has its place from the first (hold.go).
+	endEffects, endReplays, endLog, _ := r.state(r.Steps())
+	crashes := r.res.Crashes > 0
+
+	h.Open("div", "class", "w-panels")
+	for _, st := range saga.Steps {
+		lane := string(st)
+		ef := effects[lane]
+		cls := "w-panel"
+		if ef.Done > 1 || (step == r.Steps() && r.res.Outcome == "compensated" && ef.Done > ef.Undone) {
+			cls += " bad"
+		}
+		h.Open("section", "class", cls, "role", "group", "aria-label", sagaLanes[lane])
+		h.Elem("h3", sagaLanes[lane])
+		words := sagaWords[st]
+		h.Open("p", "class", "w-big").Elem("strong", Figure(ef.Done)).Text(" " + Plural(ef.Done, words[0])).Close("p")
+		h.Elem("p", Count(ef.Undone, words[1]), "class", "w-note")
+		if n := endReplays[lane]; n > 0 {
+			h.Elem("p", Count(max(replays[lane], 1), "replayed answer"), heldAttrs(replays[lane] == 0, "class", "w-note ok-text")...)
+		}
+		h.Close("section")
+	}
+	h.Open("section", "class", "w-panel w-log", "role", "group", "aria-label", "The runner's durable log")
+	h.Elem("h3", "Durable log")
+	h.Open("div", "class", "w-hold")
+	h.Elem("p", "Empty.", heldAttrs(len(log) > 0, "class", "empty")...)
+	if len(endLog) > 0 {
+		h.Open("ol", heldAttrs(len(log) == 0, "class", "w-rows")...)
+		for i, l := range endLog {
+			h.Elem("li", l, heldAttrs(i >= len(log))...)
+		}
+		h.Close("ol")
+	}
+	h.Close("div")
+	if crashes {
+		h.Elem("p", "The runner is down.", heldAttrs(!down, "class", "bad-text")...)
+	}
+	h.Close("section")
+	h.Close("div")
+
+	story(h, r.res.Trace, step, sagaLanes)
+
+	card := effects[string(saga.Charge)]
+	figures := []string{"data-charges", Itoa(card.Done), "data-undos", Itoa(card.Undone)}
+	if step == r.Steps() {
+		figures = append(figures, "data-outcome", r.res.Outcome, "data-stray", Itoa(r.res.Stray))
+	}
+	outcome := outcomeAttrs(step, r.Steps(), r.res.Stray == 0 && r.res.Charges-r.res.Undos <= 1, figures...)
+	endCard := endEffects[string(saga.Charge)]
+	now := r.verdict()
+	if step < r.Steps() {
+		now = replayingCard(card)
+	}
+	holdOutcome(h, outcome, now, r.verdict(), replayingCard(endCard))
+}
+
+// replayingCard is the outcome while a replay is under way.
+func replayingCard(card saga.Effect) string {
+	return "Replaying: the card has seen " + Count(card.Done, "charge") + " and " + Count(card.Undone, "refund") + " so far."
+}
+
+// state is what the services, the log and the runner hold after step
+// events.
+func (r *sagaRun) state(step int) (effects map[string]saga.Effect, replays map[string]int, log []string, down bool) {
+	effects, replays = map[string]saga.Effect{}, map[string]int{}
 	for _, e := range r.res.Trace[:step] {
 		ef := effects[e.Lane]
 		switch e.Kind {
@@ -67,56 +129,7 @@ func (r *sagaRun) Output(h *HTML, step int) {
 		}
 		effects[e.Lane] = ef
 	}
-
-	h.Open("div", "class", "w-panels")
-	for _, st := range saga.Steps {
-		lane := string(st)
-		ef := effects[lane]
-		cls := "w-panel"
-		if ef.Done > 1 || (step == r.Steps() && r.res.Outcome == "compensated" && ef.Done > ef.Undone) {
-			cls += " bad"
-		}
-		h.Open("section", "class", cls, "role", "group", "aria-label", sagaLanes[lane])
-		h.Elem("h3", sagaLanes[lane])
-		words := sagaWords[st]
-		h.Open("p", "class", "w-big").Elem("strong", Figure(ef.Done)).Text(" " + Plural(ef.Done, words[0])).Close("p")
-		h.Elem("p", Count(ef.Undone, words[1]), "class", "w-note")
-		if n := replays[lane]; n > 0 {
-			h.Elem("p", Count(n, "replayed answer"), "class", "w-note ok-text")
-		}
-		h.Close("section")
-	}
-	h.Open("section", "class", "w-panel w-log", "role", "group", "aria-label", "The runner's durable log")
-	h.Elem("h3", "Durable log")
-	if len(log) == 0 {
-		h.Elem("p", "Empty.", "class", "empty")
-	} else {
-		h.Open("ol", "class", "w-rows")
-		for _, l := range log {
-			h.Elem("li", l)
-		}
-		h.Close("ol")
-	}
-	if down {
-		h.Elem("p", "The runner is down.", "class", "bad-text")
-	}
-	h.Close("section")
-	h.Close("div")
-
-	story(h, r.res.Trace, step, sagaLanes)
-
-	card := effects[string(saga.Charge)]
-	figures := []string{"data-charges", Itoa(card.Done), "data-undos", Itoa(card.Undone)}
-	if step == r.Steps() {
-		figures = append(figures, "data-outcome", r.res.Outcome, "data-stray", Itoa(r.res.Stray))
-	}
-	h.Open("p", outcomeAttrs(step, r.Steps(), r.res.Stray == 0 && r.res.Charges-r.res.Undos <= 1, figures...)...)
-	if step < r.Steps() {
-		h.Text("Replaying: the card has seen " + Count(card.Done, "charge") + " and " + Count(card.Undone, "refund") + " so far.")
-	} else {
-		h.Text(r.verdict())
-	}
-	h.Close("p")
+	return effects, replays, log, down
 }
 
 func (r *sagaRun) verdict() string {

@@ -66,7 +66,7 @@ func (r *stormRun) Output(h *HTML, _ int) {
 		Title:  "Goodput and load offered per second",
 		Desc:   r.sentence() + " " + peakWords("Offered load", offered, "request", " a second") + ".",
 		Class:  "st-chart",
-		Height: 220,
+		Height: chart.MinHeight,
 		X:      x,
 		Y:      chart.Axis{Title: "requests a second", Min: 0, Max: yt[len(yt)-1], Ticks: yt},
 	}
@@ -96,7 +96,7 @@ func (r *stormRun) Output(h *HTML, _ int) {
 		Title:  "Requests waiting in the queue at the end of each second",
 		Desc:   peakWords("The queue", queue, "request", "") + "; at the end it holds " + Number(queue[len(queue)-1]) + ".",
 		Class:  "st-chart",
-		Height: 170,
+		Height: chart.MinHeight,
 		X:      x,
 		Y:      chart.Axis{Title: "requests waiting", Min: 0, Max: qt[len(qt)-1], Ticks: qt},
 	}
