@@ -6,10 +6,21 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+
+	"github.com/retrylab/retrylab/site/widget"
 )
 
-// replayed are the widgets that step through a trace.
-var replayed = []string{"payment", "saga", "outbox", "lock", "guard", "ordering"}
+// replayed are the widgets that step through a trace: every registered
+// widget whose default run has steps, so a new one is held to it too.
+var replayed = func() []string {
+	var names []string
+	for _, w := range widget.All() {
+		if run, err := w.Run(w.Schema.Defaults()); err == nil && run.Steps() > 0 {
+			names = append(names, w.Name)
+		}
+	}
+	return names
+}()
 
 // A replay never changes a widget's height, from its first step to its
 // last, at 1280 px and on a phone, so that nothing below it jumps; and the

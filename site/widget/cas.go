@@ -87,14 +87,17 @@ func (r *casRun) Output(h *HTML, step int) {
 
 	story(h, r.res.Trace, step, r.lanes)
 
-	h.Open("p", outcomeAttrs(step, r.Steps(), r.res.Shipments == 1,
-		"data-shipments", Itoa(shipments), "data-version", Itoa(version), "data-updated", strings.Join(updated, ","))...)
-	if step < r.Steps() {
-		h.Text("Replaying: " + Count(shipments, "shipment") + " so far, the order at version " + Itoa(version) + ".")
-	} else {
-		h.Text(r.verdict())
+	outcome := outcomeAttrs(step, r.Steps(), r.res.Shipments == 1,
+		"data-shipments", Itoa(shipments), "data-version", Itoa(version), "data-updated", strings.Join(updated, ","))
+	replaying := func(shipments, version int) string {
+		return "Replaying: " + Count(shipments, "shipment") + " so far, the order at version " + Itoa(version) + "."
 	}
-	h.Close("p")
+	now := r.verdict()
+	if step < r.Steps() {
+		now = replaying(shipments, version)
+	}
+	// What the last step says has its place from the first (hold.go).
+	holdOutcome(h, outcome, now, r.verdict(), replaying(r.res.Shipments, r.res.Version))
 }
 
 func (r *casRun) verdict() string {

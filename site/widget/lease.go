@@ -213,13 +213,14 @@ func (r *leaseRun) Output(h *HTML, step int) {
 	if done {
 		figures = append(figures, "data-retry", r.res.Retry, "data-receipt", r.res.Receipt)
 	}
-	h.Open("p", outcomeAttrs(step, r.Steps(), r.res.Charges == 1 && r.res.Payments == 1, figures...)...)
+	outcome := outcomeAttrs(step, r.Steps(), r.res.Charges == 1 && r.res.Payments == 1, figures...)
+	replaying := func(charges int) string { return "Replaying: " + Count(charges, "charge") + " so far." }
+	now := r.verdict()
 	if !done {
-		h.Text("Replaying: " + Count(len(st.charges), "charge") + " so far.")
-	} else {
-		h.Text(r.verdict())
+		now = replaying(len(st.charges))
 	}
-	h.Close("p")
+	// What the last step says has its place from the first (hold.go).
+	holdOutcome(h, outcome, now, r.verdict(), replaying(r.res.Charges))
 }
 
 // leaseStory is story with the time of each event: what this widget is

@@ -107,14 +107,17 @@ func (r *sentMarkerRun) Output(h *HTML, step int) {
 
 	story(h, r.res.Trace, step, sentMarkerLanes)
 
-	h.Open("p", outcomeAttrs(step, r.Steps(), r.res.Sent == 1,
-		"data-sent", Itoa(sent), "data-runs", Itoa(deliveries), "data-skipped", Itoa(skipped))...)
-	if step < r.Steps() {
-		h.Text("Replaying: " + Count(sent, "message") + " sent in " + Count(deliveries, "run") + " so far.")
-	} else {
-		h.Text(r.verdict())
+	outcome := outcomeAttrs(step, r.Steps(), r.res.Sent == 1,
+		"data-sent", Itoa(sent), "data-runs", Itoa(deliveries), "data-skipped", Itoa(skipped))
+	replaying := func(sent, deliveries int) string {
+		return "Replaying: " + Count(sent, "message") + " sent in " + Count(deliveries, "run") + " so far."
 	}
-	h.Close("p")
+	now := r.verdict()
+	if step < r.Steps() {
+		now = replaying(sent, deliveries)
+	}
+	// What the last step says has its place from the first (hold.go).
+	holdOutcome(h, outcome, now, r.verdict(), replaying(r.res.Sent, r.res.Runs))
 }
 
 func (r *sentMarkerRun) verdict() string {
