@@ -71,9 +71,6 @@ func Run(p Params) (Result, error) {
 	}
 	s := sim.New(0)
 	var res Result
-	say := func(kind sim.Kind, text, ref string) {
-		s.Record(sim.Event{Kind: kind, Lane: "consumer", Text: text, Ref: ref})
-	}
 	c := consumer{strategy: p.Strategy, seen: map[string]bool{}, mark: -1}
 	newest := Event{At: -1}
 	for i, id := range p.Arrival {
@@ -82,15 +79,15 @@ func Run(p Params) (Result, error) {
 		if e.At > newest.At {
 			newest = e
 		}
-		say("deliver", e.ID+" arrives: plan "+e.Plan+", t = "+seconds(e.At)+".", e.ID)
-		if skip := c.take(e); skip != "" {
+		s.Record(sim.Event{Kind: Deliver, Lane: "consumer", Ref: e.ID, Detail: e.Plan, N: seconds(e.At), Say: sayer})
+		if by := c.take(e); by != "" {
 			res.Skipped++
-			say("skip", skip, e.ID)
+			s.Record(sim.Event{Kind: Skip, Lane: "consumer", Ref: e.ID, Detail: string(by), N: seconds(e.At), M: seconds(c.mark), Say: sayer})
 			continue
 		}
 		res.Plan = c.plan
 		res.Applied = append(res.Applied, e.ID)
-		say("apply", "Apply "+e.ID+": the plan is now "+e.Plan+".", e.ID)
+		s.Record(sim.Event{Kind: Apply, Lane: "consumer", Ref: e.ID, Detail: e.Plan, Say: sayer})
 	}
 	res.Correct = res.Plan == newest.Plan
 	res.Trace = s.Trace
@@ -107,13 +104,13 @@ type consumer struct {
 }
 
 // take applies e, unless the strategy says to skip it: then it returns
-// why, and changes nothing.
-func (c *consumer) take(e Event) (skip string) {
+// the strategy, and changes nothing.
+func (c *consumer) take(e Event) (skippedBy Strategy) {
 	switch {
 	case c.strategy == Dedupe && c.seen[e.ID]:
-		return e.ID + " was applied before: skip it."
+		return Dedupe
 	case c.strategy == Watermark && e.At <= c.mark:
-		return e.ID + " (t = " + seconds(e.At) + ") is no newer than the watermark (t = " + seconds(c.mark) + "): skip it."
+		return Watermark
 	}
 	c.seen[e.ID] = true
 	c.mark = max(c.mark, e.At)
@@ -121,8 +118,8 @@ func (c *consumer) take(e Event) (skip string) {
 	return ""
 }
 
-// seconds writes a time in whole seconds: "60".
-func seconds(d time.Duration) string { return strconv.Itoa(int(d / time.Second)) }
+// seconds is a time in whole seconds, as the events carry it.
+func seconds(d time.Duration) int { return int(d / time.Second) }
 
 func byID(id string) Event {
 	for _, e := range Events {
@@ -135,7 +132,23 @@ func byID(id string) Event {
 
 // Kinds of the trace's events, lane "consumer"; Ref is the event id.
 const (
-	Deliver sim.Kind = "deliver" // an event arrives
-	Apply   sim.Kind = "apply"   // the consumer applied it
-	Skip    sim.Kind = "skip"    // the consumer skipped it
+	Deliver sim.Kind = "deliver" // an event arrives: Detail its plan, N its time at the sender in seconds
+	Apply   sim.Kind = "apply"   // the consumer applied it: Detail its plan
+	Skip    sim.Kind = "skip"    // the consumer skipped it: Detail the Strategy that did, N its time and M the watermark's, in seconds
 )
+
+// sayer writes an event's sentence from its fields, when it is shown.
+var sayer = &sim.Sayer{Say: func(e sim.Event) string {
+	switch e.Kind {
+	case Deliver:
+		return e.Ref + " arrives: plan " + e.Detail + ", t = " + strconv.Itoa(e.N) + "."
+	case Apply:
+		return "Apply " + e.Ref + ": the plan is now " + e.Detail + "."
+	case Skip:
+		if Strategy(e.Detail) == Watermark {
+			return e.Ref + " (t = " + strconv.Itoa(e.N) + ") is no newer than the watermark (t = " + strconv.Itoa(e.M) + "): skip it."
+		}
+		return e.Ref + " was applied before: skip it."
+	}
+	return string(e.Kind)
+}}

@@ -50,9 +50,11 @@ func Run(p Params) (Result, error) {
 	}
 	s := sim.New(0)
 	var res Result
-	say := func(kind sim.Kind, lane, to, text, ref string) {
+	// record records the next event of the story, a Tick after the last.
+	record := func(e sim.Event) {
 		s.RunUntil(s.Now() + Tick)
-		s.Record(sim.Event{Kind: kind, Lane: lane, To: to, Text: text, Ref: ref})
+		e.Say = sayer
+		s.Record(e)
 	}
 	type row struct {
 		id   string
@@ -60,18 +62,18 @@ func Run(p Params) (Result, error) {
 	}
 	var outbox []row
 	for i := 1; i <= p.Orders; i++ {
-		order, evt := "ord_"+strconv.Itoa(i), "evt_"+strconv.Itoa(i)
+		evt := "evt_" + strconv.Itoa(i)
 		outbox = append(outbox, row{id: evt})
 		res.Orders++
 		res.Events++
-		say("commit", "app", "", "BEGIN; INSERT order "+order+"; INSERT outbox "+evt+"; COMMIT: both or neither.", evt)
+		record(sim.Event{Kind: Commit, Lane: "app", Ref: evt, N: i})
 	}
 
 	var broker []string
 	crashed := false
 	for pass := 1; ; pass++ {
 		if pass > 1 {
-			say("restart", "relay", "", "The relay restarts and reads the outbox rows not marked sent.", "")
+			record(sim.Event{Kind: Restart, Lane: "relay"})
 		}
 		done := true
 		for i := range outbox {
@@ -81,15 +83,15 @@ func Run(p Params) (Result, error) {
 			}
 			broker = append(broker, r.id)
 			res.Published++
-			say("publish", "relay", "broker", "Publish "+r.id+" to the broker.", r.id)
+			record(sim.Event{Kind: Publish, Lane: "relay", To: "broker", Ref: r.id})
 			if p.RelayCrash && !crashed {
 				crashed = true
 				done = false
-				say("crash", "relay", "", "The relay crashes before marking "+r.id+" sent.", r.id)
+				record(sim.Event{Kind: Crash, Lane: "relay", Ref: r.id})
 				break
 			}
 			r.sent = true
-			say("mark", "relay", "", "UPDATE outbox SET sent = true WHERE id = "+r.id+".", r.id)
+			record(sim.Event{Kind: Mark, Lane: "relay", Ref: r.id})
 		}
 		if done {
 			break
@@ -100,28 +102,49 @@ func Run(p Params) (Result, error) {
 	for _, id := range broker {
 		if p.Inbox && seen[id] {
 			res.Skipped++
-			say("skip", "consumer", "", id+" is in the inbox already: skip it.", id)
+			record(sim.Event{Kind: Skip, Lane: "consumer", Ref: id})
 			continue
 		}
 		seen[id] = true
 		res.Emails++
-		text := "Send the email for " + id + "."
-		if p.Inbox {
-			text = "BEGIN; INSERT inbox " + id + "; send the email; COMMIT."
-		}
-		say("email", "consumer", "", text, id)
+		record(sim.Event{Kind: Email, Lane: "consumer", Ref: id, OK: p.Inbox})
 	}
 	res.Trace = s.Trace
 	return res, nil
 }
 
-// Kinds of the trace's events; Ref is the order's event id.
+// Kinds of the trace's events; Ref is the order's event id (none for
+// Restart).
 const (
-	Commit  sim.Kind = "commit"  // an order and its event committed together
+	Commit  sim.Kind = "commit"  // an order and its event committed together: N the order's number
 	Publish sim.Kind = "publish" // the relay published the event
 	Mark    sim.Kind = "mark"    // the relay marked the event sent
-	Crash   sim.Kind = "crash"   // the relay crashed
+	Crash   sim.Kind = "crash"   // the relay crashed before marking the event
 	Restart sim.Kind = "restart" // the relay restarted
-	Email   sim.Kind = "email"   // the consumer sent an email
+	Email   sim.Kind = "email"   // the consumer sent an email: OK when its inbox recorded the id with it
 	Skip    sim.Kind = "skip"    // the inbox recognised the event and skipped it
 )
+
+// sayer writes an event's sentence from its fields, when it is shown.
+var sayer = &sim.Sayer{Say: func(e sim.Event) string {
+	switch e.Kind {
+	case Commit:
+		return "BEGIN; INSERT order ord_" + strconv.Itoa(e.N) + "; INSERT outbox " + e.Ref + "; COMMIT: both or neither."
+	case Restart:
+		return "The relay restarts and reads the outbox rows not marked sent."
+	case Publish:
+		return "Publish " + e.Ref + " to the broker."
+	case Crash:
+		return "The relay crashes before marking " + e.Ref + " sent."
+	case Mark:
+		return "UPDATE outbox SET sent = true WHERE id = " + e.Ref + "."
+	case Skip:
+		return e.Ref + " is in the inbox already: skip it."
+	case Email:
+		if e.OK {
+			return "BEGIN; INSERT inbox " + e.Ref + "; send the email; COMMIT."
+		}
+		return "Send the email for " + e.Ref + "."
+	}
+	return string(e.Kind)
+}}

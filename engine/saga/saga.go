@@ -52,7 +52,7 @@ type Summary struct {
 }
 
 // Result is a run's summary and its trace, in lanes "runner", "log",
-// "card", "flight" and "hotel".
+// "charge", "flight" and "hotel".
 type Result struct {
 	Summary
 	Trace sim.Trace `json:"-"`
@@ -79,15 +79,16 @@ func Run(p Params) (Result, error) {
 		return Result{}, err
 	}
 	s := sim.New(0)
-	say := func(kind sim.Kind, lane, to, text, ref string) {
+	// record records the next event of the story, a Tick after the last.
+	record := func(e sim.Event) {
 		s.RunUntil(s.Now() + Tick)
-		s.Record(sim.Event{Kind: kind, Lane: lane, To: to, Text: text, Ref: ref})
+		e.Say = sayer
+		s.Record(e)
 	}
 	// logged records an entry of the runner's durable log: the step (Ref)
 	// and what became of it (Detail).
 	logged := func(st Step, what string) {
-		s.RunUntil(s.Now() + Tick)
-		s.Record(sim.Event{Kind: Log, Lane: "log", Ref: string(st), Detail: what, Say: logSayer})
+		record(sim.Event{Kind: Log, Lane: "log", Ref: string(st), Detail: what})
 	}
 	res := Result{Summary: Summary{Effects: map[Step]Effect{}}}
 	services := map[Step]*service{}
@@ -99,19 +100,17 @@ func Run(p Params) (Result, error) {
 	call := func(st Step, undo bool) bool {
 		sv := services[st]
 		key := "saga:" + string(st)
+		e := sim.Event{Lane: sv.name, To: "runner", OK: p.Keys}
 		if undo {
 			key += ":undo"
+			e.Detail = Compensation
 		}
+		e.Ref = key
 		res.Calls++
-		what := string(st)
-		if undo {
-			what = "undo " + what
-		}
-		sent := "Call " + what
 		if p.Keys {
-			sent += " with key " + key
 			if ok, known := sv.keys[key]; known {
-				say("replay", sv.name, "runner", sent+": the key is known, the saved answer is replayed.", key)
+				e.Kind = Replay
+				record(e)
 				return ok
 			}
 		}
@@ -119,12 +118,13 @@ func Run(p Params) (Result, error) {
 			if p.Keys {
 				sv.keys[key] = false
 			}
-			say("refuse", sv.name, "runner", sent+": refused.", key)
+			e.Kind = Refuse
+			record(e)
 			return false
 		}
-		kind := Do
+		e.Kind = Do
 		if undo {
-			kind = Undo
+			e.Kind = Undo
 			sv.effect.Undone++
 		} else {
 			sv.effect.Done++
@@ -132,7 +132,7 @@ func Run(p Params) (Result, error) {
 		if p.Keys {
 			sv.keys[key] = true
 		}
-		say(kind, sv.name, "runner", sent+": done.", key)
+		record(e)
 		return true
 	}
 
@@ -154,8 +154,8 @@ func Run(p Params) (Result, error) {
 		if st == p.CrashAfter && !crashed {
 			crashed = true
 			res.Crashes++
-			say("crash", "runner", "", "The runner crashes before logging the "+string(st)+" call's result.", string(st))
-			say("resume", "runner", "", "The runner restarts and reads the log: "+string(st)+" started, not done; call it again.", string(st))
+			record(sim.Event{Kind: Crash, Lane: "runner", Ref: string(st)})
+			record(sim.Event{Kind: Resume, Lane: "runner", Ref: string(st)})
 			i-- // resume at the step the log left open
 			continue
 		}
@@ -190,15 +190,44 @@ func Run(p Params) (Result, error) {
 }
 
 // Kinds of the trace's events. Lanes are "runner", "log" and a service's
-// step ("card", "flight", "hotel"); Ref is the call's key or the step.
+// step ("charge", "flight", "hotel"). A call's events (Do, Undo, Replay,
+// Refuse) are in the service's lane, with Ref the call's key, OK whether
+// the call carried it and Detail Compensation for an undo.
 const (
-	Do     sim.Kind = "do"     // a service did a step: Ref the key
-	Undo   sim.Kind = "undo"   // a service undid a step: Ref the key
+	Do     sim.Kind = "do"     // a service did a step
+	Undo   sim.Kind = "undo"   // a service undid a step
 	Replay sim.Kind = "replay" // a service answered a key it knew, doing nothing
 	Refuse sim.Kind = "refuse" // the failing step's service refused
 	Log    sim.Kind = "log"    // the durable log records a step's state: Ref the step, Detail the state
-	Crash  sim.Kind = "crash"  // the runner crashed
-	Resume sim.Kind = "resume" // the runner resumed from its log
+	Crash  sim.Kind = "crash"  // the runner crashed: Ref the step whose result it did not log
+	Resume sim.Kind = "resume" // the runner resumed from its log: Ref the step it calls again
 )
 
-var logSayer = &sim.Sayer{Say: func(e sim.Event) string { return "Log: " + e.Ref + " " + e.Detail + "." }}
+// Compensation is the Detail of a call that undoes its step.
+const Compensation = "undo"
+
+// sayer writes an event's sentence from its fields, when it is shown.
+var sayer = &sim.Sayer{Say: func(e sim.Event) string {
+	switch e.Kind {
+	case Log:
+		return "Log: " + e.Ref + " " + e.Detail + "."
+	case Crash:
+		return "The runner crashes before logging the " + e.Ref + " call's result."
+	case Resume:
+		return "The runner restarts and reads the log: " + e.Ref + " started, not done; call it again."
+	}
+	sent := "Call " + e.Lane
+	if e.Detail == Compensation {
+		sent = "Call undo " + e.Lane
+	}
+	if e.OK {
+		sent += " with key " + e.Ref
+	}
+	switch e.Kind {
+	case Replay:
+		return sent + ": the key is known, the saved answer is replayed."
+	case Refuse:
+		return sent + ": refused."
+	}
+	return sent + ": done."
+}}
