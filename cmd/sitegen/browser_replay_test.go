@@ -34,7 +34,8 @@ func TestBrowserReplayKeepsItsSize(t *testing.T) {
 		for _, name := range replayed {
 			ctx, con := sitePage(t, ts.URL, "", size.w, size.h, size.mobile, "")
 			p := &wpage{t: t, ctx: ctx, con: con, name: name}
-			p.do(chromedp.Navigate(ts.URL+"/embed/"+name+"/"),
+			// arrive: the module runs at the reader's first input.
+			p.do(chromedp.Navigate(ts.URL+"/embed/"+name+"/"), arrive(),
 				chromedp.WaitVisible(chromedp.CSS(p.root()+`[data-hydrated="true"]`)))
 			where := name + " at " + strconv.FormatInt(size.w, 10) + " px"
 			height := func() float64 {
