@@ -2,7 +2,6 @@ package lease
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/retrylab/retrylab/engine/sim"
 )
@@ -122,38 +121,4 @@ func say(e sim.Event) string {
 		return itoa(e.N) + " Created, " + e.Ref + "."
 	}
 	return string(e.Kind)
-}
-
-// progress is where the work got to, kept on the key as its recovery
-// point, as the API's (engine/idem/idemhttp):
-//
-//	""                   nothing done yet
-//	"payment PAY"        the payment is chosen; nothing charged yet
-//	"charged PAY CH"     charge CH was taken for payment PAY
-type progress struct {
-	payment string // "" until chosen
-	charge  string // "" until charged
-}
-
-// parseProgress reads a recovery point this package wrote.
-func parseProgress(point string) progress {
-	f := strings.Fields(point)
-	switch {
-	case len(f) == 2 && f[0] == "payment":
-		return progress{payment: f[1]}
-	case len(f) == 3 && f[0] == "charged":
-		return progress{payment: f[1], charge: f[2]}
-	}
-	return progress{}
-}
-
-// String is the recovery point to record.
-func (p progress) String() string {
-	switch {
-	case p.charge != "":
-		return "charged " + p.payment + " " + p.charge
-	case p.payment != "":
-		return "payment " + p.payment
-	}
-	return ""
 }

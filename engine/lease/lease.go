@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/retrylab/retrylab/engine/idem"
+	"github.com/retrylab/retrylab/engine/idem/ledger"
 	"github.com/retrylab/retrylab/engine/sim"
 )
 
@@ -283,9 +284,9 @@ func (srv *server) leaseEnd() int {
 // points it starts over, with a new payment and a new charge.
 func (srv *server) work(ctx context.Context, c *idem.Claim, n int) (int, []byte, error) {
 	s := srv.sim
-	done := progress{}
+	done := ledger.Progress{}
 	if srv.p.Recovery {
-		done = parseProgress(c.RecoveryPoint())
+		done = ledger.ParseProgress(c.RecoveryPoint())
 	}
 	if n == 1 {
 		s.Record(sim.Event{Kind: Claim, Lane: "server", To: "store", Ref: Key, N: srv.leaseEnd(), Say: sayer})
@@ -297,15 +298,15 @@ func (srv *server) work(ctx context.Context, c *idem.Claim, n int) (int, []byte,
 			Detail: c.RecoveryPoint(), OK: srv.p.Recovery, Say: sayer})
 		srv.resumed = done.String()
 	}
-	if done.payment == "" {
+	if done.Payment == "" {
 		srv.payments++
-		done.payment = "pay_" + strconv.Itoa(srv.payments)
-		s.Record(sim.Event{Kind: Payment, Lane: "server", Ref: done.payment, Say: sayer})
+		done.Payment = "pay_" + strconv.Itoa(srv.payments)
+		s.Record(sim.Event{Kind: Payment, Lane: "server", Ref: done.Payment, Say: sayer})
 		if err := srv.checkpoint(ctx, c, done); err != nil {
 			return 0, nil, err
 		}
 	}
-	if done.charge == "" {
+	if done.Charge == "" {
 		if n == 1 && srv.p.Crash == Pauses {
 			// The rest of the world goes on meanwhile: the client's
 			// retries run, and may take the key over.
@@ -318,7 +319,7 @@ func (srv *server) work(ctx context.Context, c *idem.Claim, n int) (int, []byte,
 		if n == 1 && srv.p.Crash == BeforeCharge {
 			srv.die(BeforeCharge)
 		}
-		done.charge = srv.charge(done.payment)
+		done.Charge = srv.charge(done.Payment)
 		if err := srv.checkpoint(ctx, c, done); err != nil {
 			return 0, nil, err
 		}
@@ -326,9 +327,9 @@ func (srv *server) work(ctx context.Context, c *idem.Claim, n int) (int, []byte,
 			srv.die(AfterCharge)
 		}
 	} else {
-		s.Record(sim.Event{Kind: Skip, Lane: "server", Ref: done.charge, Detail: done.payment, Say: sayer})
+		s.Record(sim.Event{Kind: Skip, Lane: "server", Ref: done.Charge, Detail: done.Payment, Say: sayer})
 	}
-	body := `{"id":"` + done.payment + `","charge":"` + done.charge + `","status":"succeeded"}`
+	body := `{"id":"` + done.Payment + `","charge":"` + done.Charge + `","status":"succeeded"}`
 	return statusCreated, []byte(body), nil
 }
 
@@ -352,7 +353,7 @@ func (srv *server) charge(pay string) string {
 // checkpoint records done as the claim's recovery point, when the work
 // keeps them. A claim taken over meanwhile is refused (idem.ErrNotHeld),
 // and the work must stop.
-func (srv *server) checkpoint(ctx context.Context, c *idem.Claim, done progress) error {
+func (srv *server) checkpoint(ctx context.Context, c *idem.Claim, done ledger.Progress) error {
 	if !srv.p.Recovery {
 		return nil
 	}

@@ -265,7 +265,7 @@ type faultStore struct {
 func (s faultStore) Claim(ctx context.Context, rec idem.Record) (idem.Record, bool, error) {
 	got, claimed, err := s.Store.Claim(ctx, rec)
 	if in := injectionOf(ctx); in != nil && claimed {
-		in.fresh = parseProgress(got.RecoveryPoint).payment == ""
+		in.fresh = ledger.ParseProgress(got.RecoveryPoint).Payment == ""
 	}
 	return got, claimed, err
 }

@@ -325,63 +325,23 @@ func (h *Handler) createPayment(r *http.Request, e *Entry) (a answer) {
 	return a
 }
 
-// progress is where a payment's work got to: its recovery point, kept in
-// the key store as text (Record.RecoveryPoint) so that a takeover resumes
-// after the last step finished:
-//
-//	""                   nothing done yet
-//	"payment PAY"        the payment's id is chosen; nothing charged yet,
-//	                     unless by a claimant that died before recording it
-//	"charged PAY CH"     charge CH was taken for payment PAY
-//
-// A takeover charges again only through the Ledger's Charge, which takes at
-// most one charge per payment id.
-type progress struct {
-	payment string // "" until chosen
-	charge  string // "" until charged
-}
-
-// parseProgress reads a recovery point; one it cannot read counts as
-// nothing done, which is safe only because it is never written.
-func parseProgress(point string) progress {
-	f := strings.Fields(point)
-	switch {
-	case len(f) == 2 && f[0] == "payment":
-		return progress{payment: f[1]}
-	case len(f) == 3 && f[0] == "charged":
-		return progress{payment: f[1], charge: f[2]}
-	}
-	return progress{}
-}
-
-// String is the recovery point to record.
-func (p progress) String() string {
-	switch {
-	case p.charge != "":
-		return "charged " + p.payment + " " + p.charge
-	case p.payment != "":
-		return "payment " + p.payment
-	}
-	return ""
-}
-
 // pay is the work of POST /v1/payments under a claimed key: choose the
 // payment's id, charge the card for it, save the payment, each step
 // recorded so that a takeover resumes after the last one that finished.
 func (h *Handler) pay(ctx context.Context, c *idem.Claim, req ledger.PaymentRequest) (answer, error) {
-	done := parseProgress(c.RecoveryPoint())
-	fresh := done.payment == "" // no claimant before this one chose a payment, so none charged
+	done := ledger.ParseProgress(c.RecoveryPoint())
+	fresh := done.Payment == "" // no claimant before this one chose a payment, so none charged
 	if fresh {
-		done.payment = newID("pay_")
+		done.Payment = newID("pay_")
 		if err := c.Checkpoint(ctx, done.String()); err != nil {
 			// Nothing is charged yet: release the key for a clean retry.
 			return probInternal.answer("recording the payment's start failed: " + err.Error()), idem.NothingHappened(err)
 		}
 	}
-	payment := ledger.Payment{ID: done.payment, Account: c.Account(), Amount: req.Amount, Currency: req.Currency,
+	payment := ledger.Payment{ID: done.Payment, Account: c.Account(), Amount: req.Amount, Currency: req.Currency,
 		Status: ledger.PaymentSucceeded, Key: c.Key(), Created: c.Created(), Fence: c.Fence()}
-	if done.charge == "" {
-		ch, _, err := h.Store.Charge(ctx, ledger.Charge{ID: newID("ch_"), Account: c.Account(), PaymentID: done.payment,
+	if done.Charge == "" {
+		ch, _, err := h.Store.Charge(ctx, ledger.Charge{ID: newID("ch_"), Account: c.Account(), PaymentID: done.Payment,
 			Amount: req.Amount, Currency: req.Currency, Key: c.Key(), Created: h.clock().Now(), Fence: c.Fence()})
 		switch {
 		case errors.Is(err, ledger.ErrUnavailable) && fresh:
@@ -408,14 +368,14 @@ func (h *Handler) pay(ctx context.Context, c *idem.Claim, req ledger.PaymentRequ
 			// as Stripe saves its 500s.
 			return probInternal.answer("charging the card failed: " + err.Error()), err
 		}
-		done.charge = ch.ID
+		done.Charge = ch.ID
 		if err := c.Checkpoint(ctx, done.String()); errors.Is(err, idem.ErrNotHeld) {
 			return probInternal.answer("lost the key to a retry"), err
 		}
 		// Another failure to checkpoint costs nothing: a takeover would
 		// charge again through the Ledger's Charge and get this same charge.
 	}
-	payment.ChargeID = done.charge
+	payment.ChargeID = done.Charge
 	p, err := h.Store.SavePayment(ctx, payment)
 	if err != nil {
 		return probInternal.answer("saving the payment failed after the charge: " + err.Error()), err
