@@ -52,3 +52,34 @@ func holdOutcome(h *HTML, attrs []string, now string, later ...string) {
 	}
 	h.Close("div")
 }
+
+// holdOver writes one place as write draws it for now and, stacked in the
+// same grid cell, as it draws it for each state of over (every step of the
+// replay): only now's reading is visible, the others held, so the place is
+// as tall as the tallest reading from the first step on. A state for which
+// write draws nothing leaves the place empty; a place empty at every step
+// writes nothing.
+func holdOver[S any](h *HTML, now S, over []S, write func(h *HTML, s S)) {
+	draw := func(s S) string {
+		var m HTML
+		write(&m, s)
+		return m.String()
+	}
+	shown := draw(now)
+	var readings []string
+	seen := map[string]bool{"": true}
+	for _, s := range over {
+		if m := draw(s); !seen[m] {
+			seen[m] = true
+			readings = append(readings, m)
+		}
+	}
+	if len(readings) == 0 {
+		return
+	}
+	h.Open("div", "class", "w-hold")
+	for _, m := range readings {
+		h.Open("div", heldAttrs(m != shown)...).Raw(m).Close("div")
+	}
+	h.Close("div")
+}

@@ -117,69 +117,96 @@ func (r *leaseRun) state(step int) leaseState {
 }
 
 // Output draws the client's sends, the key's record, the card and the
-// payments as they stand after step events, then the story so far.
+// payments as they stand after step events, then the story so far. What a
+// later step shows has its place from the first (hold.go).
 func (r *leaseRun) Output(h *HTML, step int) {
 	step = clampStep(step, r.Steps())
 	st := r.state(step)
 	done := step == r.Steps()
+	over := make([]leaseState, r.Steps()+1)
+	for i := range over {
+		over[i] = r.state(i)
+	}
+	end := over[len(over)-1]
 
 	h.Open("div", "class", "w-panels")
 
 	h.Open("section", "class", "w-panel", "role", "group", "aria-label", "The client")
 	h.Elem("h3", "Client")
 	h.Open("ol", "class", "w-rows")
-	for _, s := range st.sends {
-		answer := s.answer
-		if answer == "" {
-			answer = "waiting…"
+	for i := range end.sends {
+		cls := ""
+		if i < len(st.sends) {
+			cls = st.sends[i].cls
 		}
-		h.Open("li", "class", s.cls).Elem("strong", secs(s.at)).Text(": " + answer).Close("li")
+		h.Open("li", heldAttrs(i >= len(st.sends), "class", cls)...)
+		holdOver(h, st, over, func(h *HTML, s leaseState) {
+			if i >= len(s.sends) {
+				return
+			}
+			answer := s.sends[i].answer
+			if answer == "" {
+				answer = "waiting…"
+			}
+			h.Elem("strong", secs(s.sends[i].at)).Text(": " + answer)
+		})
+		h.Close("li")
 	}
 	h.Close("ol")
-	if st.receipt != "" {
-		h.Open("p", "class", "w-note").Text("Holds ").Elem("code", st.receipt).Close("p")
-	}
+	holdOver(h, st, over, func(h *HTML, s leaseState) {
+		if s.receipt != "" {
+			h.Open("p", "class", "w-note").Text("Holds ").Elem("code", s.receipt).Close("p")
+		}
+	})
 	h.Close("section")
 
 	h.Open("section", "class", "w-panel", "role", "group", "aria-label", "The key store")
 	h.Open("h3").Text("Key ").Elem("code", lease.Key).Close("h3")
 	h.Open("p", "class", "w-big").Elem("strong", st.state).Close("p")
-	if st.state == "in flight" {
-		lapsed := ""
-		if st.now >= time.Duration(st.leaseEnd)*time.Second {
-			lapsed = ", lapsed"
+	holdOver(h, st, over, func(h *HTML, s leaseState) {
+		if s.state == "in flight" {
+			lapsed := ""
+			if s.now >= time.Duration(s.leaseEnd)*time.Second {
+				lapsed = ", lapsed"
+			}
+			h.Elem("p", "Lease until "+Itoa(s.leaseEnd)+" s"+lapsed, "class", "w-note"+when(lapsed != "", " bad-text"))
 		}
-		h.Elem("p", "Lease until "+Itoa(st.leaseEnd)+" s"+lapsed, "class", "w-note"+when(lapsed != "", " bad-text"))
-	}
-	if st.claims > 1 {
-		h.Elem("p", Count(st.claims, "claim")+": one takeover", "class", "w-note")
-	}
-	switch {
-	case !r.p.Recovery:
-		h.Elem("p", "No recovery points.", "class", "w-note")
-	case st.point == "":
-		h.Elem("p", "No recovery point yet.", "class", "w-note")
-	default:
-		h.Open("p", "class", "w-note").Text("Recovery point: ").Elem("code", st.point).Close("p")
-	}
-	switch {
-	case st.down:
-		h.Elem("p", "The server is down.", "class", "bad-text")
-	case st.paused > 0:
-		h.Elem("p", "The first owner is paused until "+Itoa(st.paused)+" s.", "class", "bad-text")
-	case st.fenced:
-		h.Elem("p", "The old owner's write was refused: its fence is stale.", "class", "w-note ok-text")
-	}
+	})
+	holdOver(h, st, over, func(h *HTML, s leaseState) {
+		if s.claims > 1 {
+			h.Elem("p", Count(s.claims, "claim")+": one takeover", "class", "w-note")
+		}
+	})
+	holdOver(h, st, over, func(h *HTML, s leaseState) {
+		switch {
+		case !r.p.Recovery:
+			h.Elem("p", "No recovery points.", "class", "w-note")
+		case s.point == "":
+			h.Elem("p", "No recovery point yet.", "class", "w-note")
+		default:
+			h.Open("p", "class", "w-note").Text("Recovery point: ").Elem("code", s.point).Close("p")
+		}
+	})
+	holdOver(h, st, over, func(h *HTML, s leaseState) {
+		switch {
+		case s.down:
+			h.Elem("p", "The server is down.", "class", "bad-text")
+		case s.paused > 0:
+			h.Elem("p", "The first owner is paused until "+Itoa(s.paused)+" s.", "class", "bad-text")
+		case s.fenced:
+			h.Elem("p", "The old owner's write was refused: its fence is stale.", "class", "w-note ok-text")
+		}
+	})
 	h.Close("section")
 
 	h.Open("section", "class", "w-panel"+when(len(st.charges) > 1, " bad"), "role", "group", "aria-label", "The card")
 	h.Elem("h3", "Card")
 	h.Open("p", "class", "w-big"+when(len(st.charges) > 1, " bad-text")).Elem("strong", Itoa(len(st.charges))).
 		Text(" " + Plural(len(st.charges), "charge")).Close("p")
-	if len(st.charges) > 0 {
-		h.Open("ul", "class", "w-chips")
-		for i, id := range st.charges {
-			h.Elem("li", id+" "+Money(lease.Amount), "class", when(i > 0, "dup"))
+	if len(end.charges) > 0 {
+		h.Open("ul", heldAttrs(len(st.charges) == 0, "class", "w-chips")...)
+		for i, id := range end.charges {
+			h.Elem("li", id+" "+Money(lease.Amount), heldAttrs(i >= len(st.charges), "class", when(i > 0, "dup"))...)
 		}
 		h.Close("ul")
 	}
@@ -187,21 +214,24 @@ func (r *leaseRun) Output(h *HTML, step int) {
 
 	h.Open("section", "class", "w-panel", "role", "group", "aria-label", "The payments")
 	h.Elem("h3", "Payments")
-	if len(st.payments) == 0 {
-		h.Elem("p", "None yet.", "class", "empty")
-	} else {
-		h.Open("ul", "class", "w-rows")
-		for _, id := range st.payments {
-			state, cls := "pending", "pending"
-			if st.paid[id] {
-				state, cls = "succeeded", "ok"
-			}
-			h.Open("li", "class", cls).Elem("code", id).Text(": " + state).Close("li")
+	h.Open("div", "class", "w-hold")
+	h.Elem("p", "None yet.", heldAttrs(len(st.payments) > 0, "class", "empty")...)
+	if len(end.payments) > 0 {
+		h.Open("ul", heldAttrs(len(st.payments) == 0, "class", "w-rows")...)
+		for i, id := range end.payments {
+			h.Open("li", heldAttrs(i >= len(st.payments), "class", when(st.paid[id], "ok")+when(!st.paid[id], "pending"))...)
+			holdOver(h, st, over, func(h *HTML, s leaseState) {
+				if i < len(s.payments) {
+					h.Elem("code", id).Text(": " + when(s.paid[id], "succeeded") + when(!s.paid[id], "pending"))
+				}
+			})
+			h.Close("li")
 		}
 		h.Close("ul")
 	}
-	if done && len(st.payments) > 1 {
-		h.Elem("p", "A takeover that starts over leaves the first payment pending for ever.", "class", "w-note bad-text")
+	h.Close("div")
+	if len(end.payments) > 1 {
+		h.Elem("p", "A takeover that starts over leaves the first payment pending for ever.", heldAttrs(!done, "class", "w-note bad-text")...)
 	}
 	h.Close("section")
 	h.Close("div")
@@ -344,8 +374,8 @@ func (r *leaseRun) timeline(h *HTML, step int) {
 	h.Raw(c.SVG())
 	h.Open("ul", "class", "w-legend", "aria-hidden", "true")
 	h.Open("li").Elem("span", "", "class", "w-swatch ls-lease").Text("the first claim's lease").Close("li")
-	if took {
-		h.Open("li").Elem("span", "", "class", "w-swatch ls-second").Text("the takeover's lease").Close("li")
+	if trace.Count(lease.Takeover) > 0 { // held until the takeover (hold.go)
+		h.Open("li", heldAttrs(!took)...).Elem("span", "", "class", "w-swatch ls-second").Text("the takeover's lease").Close("li")
 	}
 	h.Close("ul")
 }

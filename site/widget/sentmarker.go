@@ -34,29 +34,47 @@ func (r *sentMarkerRun) Steps() int { return len(r.res.Trace) }
 
 var sentMarkerLanes = map[string]string{"queue": "Queue", "job": "Job", "provider": "Provider", "db": "Database"}
 
-// Output draws the queue, the provider and the database as they stand
-// after step events, then the story so far.
-func (r *sentMarkerRun) Output(h *HTML, step int) {
-	step = clampStep(step, r.Steps())
-	var deliveries, sent, skipped int
-	marked, acked, down := false, false, false
+// sentMarkerState is what the queue, the provider and the database hold
+// after some steps of the trace.
+type sentMarkerState struct {
+	deliveries, sent, skipped int
+	marked, acked, down       bool
+}
+
+func (r *sentMarkerRun) state(step int) sentMarkerState {
+	var st sentMarkerState
 	for _, e := range r.res.Trace[:step] {
 		switch e.Kind {
 		case sentmarker.Deliver:
-			deliveries++
-			down = false
+			st.deliveries++
+			st.down = false
 		case sentmarker.Crashed:
-			down = true
+			st.down = true
 		case sentmarker.Send:
-			sent = e.M
+			st.sent = e.M
 		case sentmarker.Skip:
-			skipped++
+			st.skipped++
 		case sentmarker.Mark:
-			marked = true
+			st.marked = true
 		case sentmarker.Ack:
-			acked = true
+			st.acked = true
 		}
 	}
+	return st
+}
+
+// Output draws the queue, the provider and the database as they stand
+// after step events, then the story so far. What a later step shows has
+// its place from the first (hold.go).
+func (r *sentMarkerRun) Output(h *HTML, step int) {
+	step = clampStep(step, r.Steps())
+	st := r.state(step)
+	over := make([]sentMarkerState, r.Steps()+1)
+	for i := range over {
+		over[i] = r.state(i)
+	}
+	end := over[len(over)-1]
+	deliveries, sent, skipped := st.deliveries, st.sent, st.skipped
 
 	h.Open("div", "class", "w-panels")
 	h.Open("section", "class", "w-panel", "role", "group", "aria-label", "The queue")
@@ -66,23 +84,25 @@ func (r *sentMarkerRun) Output(h *HTML, step int) {
 		word = "delivery"
 	}
 	h.Open("p", "class", "w-big").Elem("strong", Itoa(deliveries)).Text(" " + word).Close("p")
-	switch {
-	case acked:
-		h.Elem("p", "Acknowledged: the queue forgets the job.", "class", "w-note ok-text")
-	case down:
-		h.Elem("p", "No acknowledgement: it delivers again after "+Itoa(int(sentmarker.Redelivery.Seconds()))+" s.", "class", "w-note bad-text")
-	case deliveries > 0:
-		h.Elem("p", "Waiting for the acknowledgement.", "class", "w-note")
-	}
+	holdOver(h, st, over, func(h *HTML, s sentMarkerState) {
+		switch {
+		case s.acked:
+			h.Elem("p", "Acknowledged: the queue forgets the job.", "class", "w-note ok-text")
+		case s.down:
+			h.Elem("p", "No acknowledgement: it delivers again after "+Itoa(int(sentmarker.Redelivery.Seconds()))+" s.", "class", "w-note bad-text")
+		case s.deliveries > 0:
+			h.Elem("p", "Waiting for the acknowledgement.", "class", "w-note")
+		}
+	})
 	h.Close("section")
 
 	h.Open("section", "class", "w-panel"+when(sent > 1, " bad"), "role", "group", "aria-label", "The provider")
 	h.Elem("h3", "Provider")
 	h.Open("p", "class", "w-big"+when(sent > 1, " bad-text")).Elem("strong", Itoa(sent)).Text(" " + Plural(sent, "message") + " sent").Close("p")
-	if sent > 0 {
-		h.Open("ul", "class", "w-chips")
-		for i := 1; i <= sent; i++ {
-			h.Elem("li", "message "+Itoa(i), "class", when(i > 1, "dup"))
+	if end.sent > 0 {
+		h.Open("ul", heldAttrs(sent == 0, "class", "w-chips")...)
+		for i := 1; i <= end.sent; i++ {
+			h.Elem("li", "message "+Itoa(i), heldAttrs(i > sent, "class", when(i > 1, "dup"))...)
 		}
 		h.Close("ul")
 	}
@@ -91,17 +111,21 @@ func (r *sentMarkerRun) Output(h *HTML, step int) {
 
 	h.Open("section", "class", "w-panel", "role", "group", "aria-label", "The database")
 	h.Elem("h3", "Database")
-	switch {
-	case !r.p.Marker:
-		h.Elem("p", "No sent marker kept.", "class", "empty")
-	case marked:
-		h.Open("p").Text("Sent marker for ").Elem("code", "job_1").Text(": ").Elem("strong", "written", "class", "ok-text").Close("p")
-	default:
-		h.Open("p").Text("Sent marker for ").Elem("code", "job_1").Text(": none").Close("p")
-	}
-	if skipped > 0 {
-		h.Elem("p", Count(skipped, "send")+" skipped by the marker", "class", "w-note ok-text")
-	}
+	holdOver(h, st, over, func(h *HTML, s sentMarkerState) {
+		switch {
+		case !r.p.Marker:
+			h.Elem("p", "No sent marker kept.", "class", "empty")
+		case s.marked:
+			h.Open("p").Text("Sent marker for ").Elem("code", "job_1").Text(": ").Elem("strong", "written", "class", "ok-text").Close("p")
+		default:
+			h.Open("p").Text("Sent marker for ").Elem("code", "job_1").Text(": none").Close("p")
+		}
+	})
+	holdOver(h, st, over, func(h *HTML, s sentMarkerState) {
+		if s.skipped > 0 {
+			h.Elem("p", Count(s.skipped, "send")+" skipped by the marker", "class", "w-note ok-text")
+		}
+	})
 	h.Close("section")
 	h.Close("div")
 
