@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"github.com/retrylab/retrylab/engine/lease"
-	"github.com/retrylab/retrylab/engine/sim"
 	"github.com/retrylab/retrylab/site/chart"
 )
 
@@ -237,7 +236,7 @@ func (r *leaseRun) Output(h *HTML, step int) {
 	h.Close("div")
 
 	r.timeline(h, step)
-	leaseStory(h, r.res.Trace, step)
+	timedStory(h, r.res.Trace, step, leaseLanes)
 
 	figures := []string{"data-charges", Itoa(len(st.charges)), "data-payments", Itoa(len(st.payments))}
 	if done {
@@ -251,31 +250,6 @@ func (r *leaseRun) Output(h *HTML, step int) {
 	}
 	// What the last step says has its place from the first (hold.go).
 	holdOutcome(h, outcome, now, r.verdict(), replaying(r.res.Charges))
-}
-
-// leaseStory is story with the time of each event: what this widget is
-// about is when the retry comes against the lease.
-func leaseStory(h *HTML, trace sim.Trace, step int) {
-	h.Open("ol", "class", "w-story timed", "aria-label", "What happened, in order")
-	for i, e := range trace {
-		cls := "k-" + string(e.Kind)
-		switch {
-		case i >= step:
-			cls += " future"
-		case i == step-1 && step < len(trace):
-			cls += " current"
-		}
-		attrs := []string{"class", cls}
-		if i >= step {
-			attrs = append(attrs, "aria-hidden", "true")
-		}
-		h.Open("li", attrs...)
-		h.Elem("span", secs(e.At), "class", "w-time")
-		h.Elem("span", leaseLanes[e.Lane], "class", "w-actor")
-		h.Elem("span", e.Sentence(), "class", "w-text")
-		h.Close("li")
-	}
-	h.Close("ol")
 }
 
 // verdict says what the run came to: when the retry came against the

@@ -4,13 +4,28 @@ import "github.com/retrylab/retrylab/engine/sim"
 
 // story writes a trace as an ordered list of what happened, one item per
 // event under the name of the actor it happened to (lanes maps a lane to
-// that name; nil for a story with one actor, whose name would only repeat). The events from step on keep their place, hidden, so that the
+// that name; nil for a story with one actor, whose name would only
+// repeat). The events from step on keep their place, hidden, so that the
 // widget does not jump while it replays; the last one shown is marked while
 // a replay is under way.
 func story(h *HTML, trace sim.Trace, step int, lanes map[string]string) {
+	writeStory(h, trace, step, lanes, false)
+}
+
+// timedStory is story with the virtual time of each event before its
+// actor, for a widget whose point is when things happen (lease: the retry
+// against the lease).
+func timedStory(h *HTML, trace sim.Trace, step int, lanes map[string]string) {
+	writeStory(h, trace, step, lanes, true)
+}
+
+func writeStory(h *HTML, trace sim.Trace, step int, lanes map[string]string, timed bool) {
 	cls := "w-story"
 	if lanes == nil {
 		cls += " solo"
+	}
+	if timed {
+		cls += " timed"
 	}
 	h.Open("ol", "class", cls, "aria-label", "What happened, in order")
 	for i, e := range trace {
@@ -26,6 +41,9 @@ func story(h *HTML, trace sim.Trace, step int, lanes map[string]string) {
 			attrs = append(attrs, "aria-hidden", "true")
 		}
 		h.Open("li", attrs...)
+		if timed {
+			h.Elem("span", secs(e.At), "class", "w-time")
+		}
 		if lanes != nil {
 			name := lanes[e.Lane]
 			if name == "" {
