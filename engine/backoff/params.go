@@ -52,7 +52,13 @@ func withWords(words map[string]string) map[string]string {
 }
 
 // Defaults are Schema's defaults.
-func Defaults() Params { return FromValues(Schema.Defaults()) }
+func Defaults() Params {
+	return defaults
+}
+
+// defaults are Schema's defaults, parsed once as the package starts
+// rather than on every call of Defaults.
+var defaults = FromValues(Schema.Defaults())
 
 // FromValues reads parameters checked against Schema; compare and seed are
 // for the caller (Compare, and Run's second argument).
@@ -94,4 +100,8 @@ func (p Params) Raw() map[string]string {
 }
 
 // Validate checks the parameters against Schema.
-func (p Params) Validate() error { return Schema.Check(p.Raw()) }
+func (p Params) Validate() error {
+	return Schema.CheckFields(p.Raw, param.Word(p.Policy), param.AtDefault, param.Num(float64(p.Clients)),
+		param.Num(float64(p.Capacity)), param.Num(p.Slot.Seconds()), param.Num(p.Base.Seconds()), param.Num(p.Cap.Seconds()),
+		param.AtDefault)
+}

@@ -23,7 +23,13 @@ var Schema = param.Schema{
 }
 
 // Defaults are Schema's defaults.
-func Defaults() Params { return FromValues(Schema.Defaults()) }
+func Defaults() Params {
+	return defaults
+}
+
+// defaults are Schema's defaults, parsed once as the package starts
+// rather than on every call of Defaults.
+var defaults = FromValues(Schema.Defaults())
 
 // FromValues reads parameters checked against Schema, or against a view
 // of it without budget (then Budget is true).
@@ -47,4 +53,6 @@ func (p Params) Raw() map[string]string {
 }
 
 // Validate checks the parameters against Schema.
-func (p Params) Validate() error { return Schema.Check(p.Raw()) }
+func (p Params) Validate() error {
+	return Schema.CheckFields(p.Raw, param.Num(float64(p.Requests)), param.Num(float64(p.Retries)), param.Num(p.Ratio), param.Num(p.Bank), param.Flag(p.Budget))
+}

@@ -34,7 +34,13 @@ var Schema = param.Schema{
 }
 
 // Defaults are Schema's defaults.
-func Defaults() Params { return FromValues(Schema.Defaults()) }
+func Defaults() Params {
+	return defaults
+}
+
+// defaults are Schema's defaults, parsed once as the package starts
+// rather than on every call of Defaults.
+var defaults = FromValues(Schema.Defaults())
 
 // FromValues reads parameters checked against Schema.
 func FromValues(v param.Values) Params {
@@ -67,5 +73,5 @@ func (p Params) Validate() error {
 			return &param.Error{Param: d.name, Value: d.d.String(), Msg: "is not a whole number of seconds"}
 		}
 	}
-	return Schema.Check(p.Raw())
+	return Schema.CheckFields(p.Raw, param.Word(p.Crash), param.Num(p.Retry.Seconds()), param.Num(p.Lease.Seconds()), param.Flag(p.Recovery))
 }

@@ -132,7 +132,13 @@ var Schema = param.Schema{
 }
 
 // Defaults are Schema's defaults.
-func Defaults() Params { return FromValues(Schema.Defaults()) }
+func Defaults() Params {
+	return defaults
+}
+
+// defaults are Schema's defaults, parsed once as the package starts
+// rather than on every call of Defaults.
+var defaults = FromValues(Schema.Defaults())
 
 // FromValues reads parameters checked against Schema.
 func FromValues(v param.Values) Params {
@@ -179,4 +185,9 @@ func (p Params) Raw() map[string]string {
 
 // Validate checks every parameter against Schema; the error is a
 // *param.Error naming the parameter, the value and what is allowed.
-func (p Params) Validate() error { return Schema.Check(p.Raw()) }
+func (p Params) Validate() error {
+	return Schema.CheckFields(p.Raw, param.Word(p.Guard), param.Num(float64(p.Dupes)), param.Word(p.Crash),
+		param.Num(p.Work.Seconds()), param.Flag(p.Evict), param.Word(p.Store), param.Word(p.OnDown),
+		param.Num(p.LockTTL.Seconds()), param.Num(p.ResultTTL.Seconds()), param.Num(p.Timeout.Seconds()),
+		param.Num(p.Retry.Seconds()), param.Num(float64(p.Attempts)), param.Num(p.EvictAt.Seconds()), param.Num(p.Outage.Seconds()))
+}

@@ -1,6 +1,7 @@
 package ordering
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/retrylab/retrylab/engine/param"
@@ -24,8 +25,16 @@ func eventIDs() []string {
 	return out
 }
 
-// Defaults are Schema's defaults.
-func Defaults() Params { return FromValues(Schema.Defaults()) }
+// Defaults are Schema's defaults (the arrival a copy of its own).
+func Defaults() Params {
+	p := defaults
+	p.Arrival = slices.Clone(p.Arrival)
+	return p
+}
+
+// defaults are Schema's defaults, parsed once as the package starts
+// rather than on every call of Defaults.
+var defaults = FromValues(Schema.Defaults())
 
 // FromValues reads parameters checked against Schema.
 func FromValues(v param.Values) Params {
@@ -38,4 +47,6 @@ func (p Params) Raw() map[string]string {
 }
 
 // Validate checks the parameters against Schema.
-func (p Params) Validate() error { return Schema.Check(p.Raw()) }
+func (p Params) Validate() error {
+	return Schema.CheckFields(p.Raw, param.Word(p.Strategy), param.Words(p.Arrival))
+}

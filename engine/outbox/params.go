@@ -18,7 +18,13 @@ var Schema = param.Schema{
 }
 
 // Defaults are Schema's defaults.
-func Defaults() Params { return FromValues(Schema.Defaults()) }
+func Defaults() Params {
+	return defaults
+}
+
+// defaults are Schema's defaults, parsed once as the package starts
+// rather than on every call of Defaults.
+var defaults = FromValues(Schema.Defaults())
 
 // FromValues reads parameters checked against Schema.
 func FromValues(v param.Values) Params {
@@ -31,4 +37,6 @@ func (p Params) Raw() map[string]string {
 }
 
 // Validate checks the parameters against Schema.
-func (p Params) Validate() error { return Schema.Check(p.Raw()) }
+func (p Params) Validate() error {
+	return Schema.CheckFields(p.Raw, param.Flag(p.RelayCrash), param.Flag(p.Inbox), param.Num(float64(p.Orders)))
+}

@@ -1,6 +1,7 @@
 package payment
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -74,8 +75,16 @@ var Schema = param.Schema{
 		Help: "the amount to charge, in cents"},
 }
 
-// Defaults are the parameters the widget starts with: Schema's defaults.
-func Defaults() Params { return FromValues(Schema.Defaults()) }
+// Defaults are the parameters the widget starts with: Schema's defaults (the faults a copy of their own).
+func Defaults() Params {
+	p := defaults
+	p.Faults = slices.Clone(p.Faults)
+	return p
+}
+
+// defaults are Schema's defaults, parsed once as the package starts
+// rather than on every call of Defaults.
+var defaults = FromValues(Schema.Defaults())
 
 // FromValues reads parameters checked against Schema.
 func FromValues(v param.Values) Params {
@@ -98,4 +107,7 @@ func (p Params) Raw() map[string]string {
 
 // Validate checks every parameter against Schema; the error is a
 // *param.Error naming the parameter, the value and what is allowed.
-func (p Params) Validate() error { return Schema.Check(p.Raw()) }
+func (p Params) Validate() error {
+	return Schema.CheckFields(p.Raw, param.Word(p.Keys), param.Words(param.Strings(p.Faults)),
+		param.Num(float64(p.Attempts)), param.Num(float64(p.Amount)))
+}

@@ -35,7 +35,13 @@ var Schema = param.Schema{
 }
 
 // Defaults are Schema's defaults.
-func Defaults() Params { return FromValues(Schema.Defaults()) }
+func Defaults() Params {
+	return defaults
+}
+
+// defaults are Schema's defaults, parsed once as the package starts
+// rather than on every call of Defaults.
+var defaults = FromValues(Schema.Defaults())
 
 // FromValues reads parameters checked against Schema.
 func FromValues(v param.Values) Params {
@@ -56,4 +62,8 @@ func (p Params) Raw() map[string]string {
 }
 
 // Validate checks the parameters against Schema.
-func (p Params) Validate() error { return Schema.Check(p.Raw()) }
+func (p Params) Validate() error {
+	return Schema.CheckFields(p.Raw, param.Flag(p.Budget), param.Flag(p.SkipExpired), param.Num(float64(p.New)),
+		param.Num(float64(p.Capacity)), param.Num(p.SlowFactor), param.Num(float64(p.SlowFrom)), param.Num(float64(p.SlowTo)),
+		param.Num(float64(p.Timeout)), param.Num(float64(p.Retries)), param.Num(float64(p.Seconds)))
+}

@@ -1,0 +1,170 @@
+package param_test
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/retrylab/retrylab/engine/backoff"
+	"github.com/retrylab/retrylab/engine/budget"
+	"github.com/retrylab/retrylab/engine/cas"
+	"github.com/retrylab/retrylab/engine/guard"
+	"github.com/retrylab/retrylab/engine/lease"
+	"github.com/retrylab/retrylab/engine/lock"
+	"github.com/retrylab/retrylab/engine/ordering"
+	"github.com/retrylab/retrylab/engine/outbox"
+	"github.com/retrylab/retrylab/engine/param"
+	"github.com/retrylab/retrylab/engine/payment"
+	"github.com/retrylab/retrylab/engine/saga"
+	"github.com/retrylab/retrylab/engine/sentmarker"
+	"github.com/retrylab/retrylab/engine/sim"
+	"github.com/retrylab/retrylab/engine/storm"
+)
+
+// validated is a model's Params: Validate checks the fields, Raw writes
+// them out.
+type validated interface {
+	Validate() error
+	Raw() map[string]string
+}
+
+// Every model's Validate, which checks its typed fields, gives the answer
+// of its schema's Check of the same parameters written out, error message
+// and all: for each field of the defaults set in turn to values in and out
+// of every bound the schemas declare, then for random mixes of several.
+// A field passed to CheckFields in the wrong place, or missing, is a
+// parameter checked against another's bounds, and one of these values
+// shows it.
+func TestValidateIsCheck(t *testing.T) {
+	models := map[string]struct {
+		schema param.Schema
+		def    validated
+		// whole: durations are whole seconds only; the model refuses any
+		// other before its schema sees it, since Raw would round it.
+		whole bool
+	}{
+		"backoff": {backoff.Schema, backoff.Defaults(), false}, "budget": {budget.Schema, budget.Defaults(), false},
+		"cas": {cas.Schema, cas.Defaults(), false}, "guard": {guard.Schema, guard.Defaults(), false},
+		"lease": {lease.Schema, lease.Defaults(), true}, "lock": {lock.Schema, lock.Defaults(), false},
+		"ordering": {ordering.Schema, ordering.Defaults(), false}, "outbox": {outbox.Schema, outbox.Defaults(), false},
+		"payment": {payment.Schema, payment.Defaults(), false}, "saga": {saga.Schema, saga.Defaults(), false},
+		"sent-marker": {sentmarker.Schema, sentmarker.Defaults(), false}, "storm": {storm.Schema, storm.Defaults(), false},
+	}
+	for name, m := range models {
+		cands := candidates(m.schema, m.whole)
+		def := reflect.ValueOf(m.def)
+		check := func(p reflect.Value, what string) {
+			t.Helper()
+			v := p.Interface().(validated)
+			got, want := v.Validate(), m.schema.Check(v.Raw())
+			if errText(got) != errText(want) {
+				t.Errorf("%s, %s: Validate says %s, Check of Raw says %s", name, what, errText(got), errText(want))
+			}
+		}
+		check(def, "the defaults")
+		for i := range def.NumField() {
+			for _, c := range cands(def.Field(i).Type()) {
+				p := reflect.New(def.Type()).Elem()
+				p.Set(def)
+				p.Field(i).Set(c)
+				check(p, def.Type().Field(i).Name+" = "+show(c))
+			}
+		}
+		const seed = 1
+		r := sim.NewRand(seed)
+		for n := range 2000 {
+			p := reflect.New(def.Type()).Elem()
+			p.Set(def)
+			what := ""
+			for range 1 + r.Intn(3) {
+				i := r.Intn(def.NumField())
+				cs := cands(def.Field(i).Type())
+				c := cs[r.Intn(len(cs))]
+				p.Field(i).Set(c)
+				what += def.Type().Field(i).Name + " = " + show(c) + ", "
+			}
+			check(p, fmt.Sprintf("mix %d of seed %d: %s", n, seed, what))
+		}
+	}
+}
+
+// candidates returns, for a field's type, values in and out of the bounds
+// and allowed values the schema declares.
+func candidates(s param.Schema, whole bool) func(reflect.Type) []reflect.Value {
+	var nums []float64
+	var words, items []string
+	for _, p := range s {
+		for _, b := range []float64{p.Min, p.Max} {
+			nums = append(nums, b-1, b-0.5, b-0.001, b, b+0.001, b+0.5, b+1)
+		}
+		words = append(words, p.Allowed...)
+		if p.Kind == param.EnumList {
+			items = append(items, p.Allowed...)
+		}
+	}
+	nums = append(nums, 0, 0.1, 2.5, 86400, math.NaN(), math.Inf(1))
+	words = append(words, "", "bogus")
+	if len(words) > 2 {
+		words = append(words, " "+words[0]+" ")
+	}
+	dur := reflect.TypeFor[time.Duration]()
+	return func(t reflect.Type) []reflect.Value {
+		var out []reflect.Value
+		switch {
+		case t == dur:
+			for _, f := range nums {
+				if !math.IsNaN(f) && !math.IsInf(f, 0) && math.Abs(f) < 1e9 && (!whole || f == math.Trunc(f)) {
+					out = append(out, reflect.ValueOf(time.Duration(f*float64(time.Second))))
+				}
+			}
+		case t.Kind() == reflect.Int || t.Kind() == reflect.Int64:
+			for _, f := range nums {
+				if f == math.Trunc(f) && math.Abs(f) < 1e15 {
+					out = append(out, reflect.ValueOf(int64(f)).Convert(t))
+				}
+			}
+		case t.Kind() == reflect.Float64:
+			for _, f := range nums {
+				out = append(out, reflect.ValueOf(f))
+			}
+		case t.Kind() == reflect.Bool:
+			out = append(out, reflect.ValueOf(true), reflect.ValueOf(false))
+		case t.Kind() == reflect.String:
+			for _, w := range words {
+				out = append(out, reflect.ValueOf(w).Convert(t))
+			}
+		case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.String:
+			list := func(ws ...string) reflect.Value {
+				l := reflect.MakeSlice(t, len(ws), len(ws))
+				for i, w := range ws {
+					l.Index(i).Set(reflect.ValueOf(w).Convert(t.Elem()))
+				}
+				return l
+			}
+			out = append(out, reflect.Zero(t), list(""), list("bogus"), list(" "+items[0]))
+			for n := range 12 {
+				for k := range items {
+					ws := make([]string, n)
+					for i := range ws {
+						ws[i] = items[(k+i)%len(items)]
+					}
+					out = append(out, list(ws...), list(append(ws, "bogus")...))
+				}
+			}
+		default:
+			panic("no candidates for a field of type " + t.String())
+		}
+		return out
+	}
+}
+
+func errText(err error) string {
+	if err == nil {
+		return "nil"
+	}
+	return err.Error()
+}
+
+func show(v reflect.Value) string { return fmt.Sprintf("%#v", v.Interface()) }
