@@ -1,0 +1,19 @@
+package main
+
+import "testing"
+
+// BenchmarkModelCases runs each case the bench times, as it times it, for
+// profiling: go test -run '^$' -bench 'ModelCases/ordering' -cpuprofile
+// cpu.out ./cmd/bench/.
+func BenchmarkModelCases(b *testing.B) {
+	for _, mc := range modelCases {
+		b.Run(mc.Model+"/"+mc.Case, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := mc.Run(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
