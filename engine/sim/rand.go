@@ -12,7 +12,13 @@ type Rand struct {
 
 // NewRand returns a generator for seed. Equal seeds give equal sequences.
 func NewRand(seed uint64) *Rand {
-	r := &Rand{}
+	r := seeded(seed)
+	return &r
+}
+
+// seeded is the generator for seed, as a value.
+func seeded(seed uint64) Rand {
+	var r Rand
 	x := seed
 	for i := range r.s {
 		// SplitMix64 spreads even adjacent seeds (1, 2, 3...) over the state.

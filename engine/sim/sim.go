@@ -9,7 +9,7 @@
 package sim
 
 import (
-	"container/heap"
+	"slices"
 	"time"
 )
 
@@ -20,11 +20,21 @@ type Sim struct {
 	queue queue
 	Rand  *Rand
 	Trace Trace
+	rand  Rand // what Rand points at: one allocation for the run
 }
 
 // New returns a simulation at virtual time 0 whose randomness comes from seed.
 func New(seed uint64) *Sim {
-	return &Sim{Rand: NewRand(seed)}
+	s := &Sim{rand: seeded(seed)}
+	s.Rand = &s.rand
+	return s
+}
+
+// Reserve makes room for n more events in the trace and in the queue, so
+// that a model that knows or can bound its run's size allocates each once.
+func (s *Sim) Reserve(events, queued int) {
+	s.Trace = slices.Grow(s.Trace, events)
+	s.queue = slices.Grow(s.queue, queued)
 }
 
 // Now is the virtual time since the start of the run.
@@ -37,7 +47,7 @@ func (s *Sim) At(t time.Duration, fn func()) {
 		t = s.now
 	}
 	s.seq++
-	heap.Push(&s.queue, item{at: t, seq: s.seq, fn: fn})
+	s.queue.push(item{at: t, seq: s.seq, fn: fn})
 }
 
 // After schedules fn d after the current virtual time.
@@ -52,7 +62,7 @@ func (s *Sim) Step() bool {
 	if len(s.queue) == 0 {
 		return false
 	}
-	it := heap.Pop(&s.queue).(item)
+	it := s.queue.pop()
 	s.now = it.at
 	it.fn()
 	return true
@@ -87,22 +97,51 @@ type item struct {
 	fn  func()
 }
 
+// queue is a binary min-heap of items by time, then by the order they
+// were scheduled in: container/heap's algorithm, typed, so that an item
+// is not boxed into an interface (an allocation) on every push and pop.
 type queue []item
 
-func (q queue) Len() int { return len(q) }
-func (q queue) Less(i, j int) bool {
+func (q queue) less(i, j int) bool {
 	if q[i].at != q[j].at {
 		return q[i].at < q[j].at
 	}
 	return q[i].seq < q[j].seq
 }
-func (q queue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
-func (q *queue) Push(x any)   { *q = append(*q, x.(item)) }
-func (q *queue) Pop() any {
-	old := *q
-	n := len(old)
-	it := old[n-1]
-	old[n-1] = item{}
-	*q = old[:n-1]
+
+func (q *queue) push(it item) {
+	*q = append(*q, it)
+	h := *q
+	for j := len(h) - 1; j > 0; {
+		i := (j - 1) / 2 // parent
+		if !h.less(j, i) {
+			break
+		}
+		h[i], h[j] = h[j], h[i]
+		j = i
+	}
+}
+
+func (q *queue) pop() item {
+	h := *q
+	n := len(h) - 1
+	h[0], h[n] = h[n], h[0]
+	for i := 0; ; {
+		j := 2*i + 1 // left child
+		if j >= n {
+			break
+		}
+		if r := j + 1; r < n && h.less(r, j) {
+			j = r
+		}
+		if !h.less(j, i) {
+			break
+		}
+		h[i], h[j] = h[j], h[i]
+		i = j
+	}
+	it := h[n]
+	h[n] = item{} // drop the closure, for the garbage collector
+	*q = h[:n]
 	return it
 }

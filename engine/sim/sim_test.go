@@ -119,3 +119,41 @@ func join(s []string) string {
 }
 
 var pinnedSeed1 = [3]uint64{12966619160104079557, 9600361134598540522, 10590380919521690900}
+
+// Thousands of events at few distinct times, some scheduled by others as
+// they run: each runs in order of time and, at one time, in the order it
+// was scheduled, whatever the heap's shape.
+func TestQueueOrdersManyEvents(t *testing.T) {
+	const seed = 7
+	s := New(seed)
+	type ran struct {
+		at  time.Duration
+		seq int
+	}
+	var got []ran
+	n := 0
+	var schedule func(depth int)
+	schedule = func(depth int) {
+		n++
+		seq := n
+		s.After(time.Duration(s.Rand.Intn(5))*time.Millisecond, func() {
+			got = append(got, ran{s.Now(), seq})
+			if depth < 3 && s.Rand.Intn(2) == 0 {
+				schedule(depth + 1)
+			}
+		})
+	}
+	for range 3000 {
+		schedule(0)
+	}
+	s.Run()
+	if len(got) != n {
+		t.Fatalf("seed %d: %d events ran, %d scheduled", seed, len(got), n)
+	}
+	for i := 1; i < len(got); i++ {
+		a, b := got[i-1], got[i]
+		if b.at < a.at || (b.at == a.at && b.seq < a.seq) {
+			t.Fatalf("seed %d: event %d (at %v) ran after event %d (at %v)", seed, b.seq, b.at, a.seq, a.at)
+		}
+	}
+}
