@@ -102,7 +102,7 @@ func (b *bench) measureModels(ctx context.Context) {
 			b.add(missing(sec, name, err.Error()))
 			continue
 		}
-		goSec, goRuns, err := timeGo(mc.Run, b.cfg.MinTime)
+		goSec, goRuns, err := timeGo(mc.Time, b.cfg.MinTime)
 		if err != nil {
 			b.add(missing(sec, name, err.Error()))
 			continue

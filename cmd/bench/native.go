@@ -36,6 +36,36 @@ type modelCase struct {
 	// Run runs the engine once and returns the figures the Python run must
 	// agree with, keyed as the Python script prints them.
 	Run func() (map[string]any, error)
+	// Time runs the engine once as the bench times it: the run, from its
+	// parameters to its summary and trace, and the sentence of the trace's
+	// last event, which the Python run returns too. Not the copy of the
+	// figures into Run's map for the comparison: a Python run's dict is
+	// its summary, a Go run's summary is its Result.
+	Time func() error
+}
+
+// engineCase is a case whose run is run: trace reads the result's trace,
+// figures its summary as the Python script prints it.
+func engineCase[R any](model, name, label string, run func() (R, error), trace func(R) sim.Trace, figures func(R) map[string]any) modelCase {
+	return modelCase{Model: model, Case: name, Label: label,
+		Run: func() (map[string]any, error) {
+			r, err := run()
+			if err != nil {
+				return nil, err
+			}
+			return withTrace(figures(r), trace(r)), nil
+		},
+		Time: func() error {
+			r, err := run()
+			if err != nil {
+				return err
+			}
+			if t := trace(r); len(t) > 0 {
+				_ = t[len(t)-1].Sentence()
+			}
+			return nil
+		},
+	}
 }
 
 // modelCases are the figures' parameters of SIMULATORS.md: the backoff
@@ -47,78 +77,30 @@ type modelCase struct {
 // (section 7), and two each of the outbox's, the saga's and the
 // ordering's.
 var modelCases = []modelCase{
-	{"backoff", "none", "backoff, 1,000 clients, no jitter", func() (map[string]any, error) {
-		return backoffFigures(backoff.None)
-	}},
-	{"backoff", "full", "backoff, 1,000 clients, full jitter", func() (map[string]any, error) {
-		return backoffFigures(backoff.Full)
-	}},
-	{"budget", "budget", "budget, 1,000 requests, 10% budget", func() (map[string]any, error) {
-		return budgetFigures(true)
-	}},
-	{"budget", "no-budget", "budget, 1,000 requests, no budget", func() (map[string]any, error) {
-		return budgetFigures(false)
-	}},
-	{"storm", "retry", "storm, retry every timeout", func() (map[string]any, error) {
-		return stormFigures(false, false)
-	}},
-	{"storm", "budget", "storm, retry budget", func() (map[string]any, error) {
-		return stormFigures(true, false)
-	}},
-	{"storm", "budget-skip", "storm, budget + skip expired", func() (map[string]any, error) {
-		return stormFigures(true, true)
-	}},
-	{"guard", "check-then-insert", "guard, 20 at once, check then insert", func() (map[string]any, error) {
-		return guardFigures(guard.CheckThenInsert)
-	}},
-	{"guard", "constraint-after-charge", "guard, 20 at once, constraint after charge", func() (map[string]any, error) {
-		return guardFigures(guard.ConstraintAfterCharge)
-	}},
-	{"guard", "claim-before-work", "guard, 20 at once, claim before work", func() (map[string]any, error) {
-		return guardFigures(guard.ClaimBeforeWork)
-	}},
-	{"payment", "lose-request", "payment, request lost, no keys", func() (map[string]any, error) {
-		return paymentFigures(payment.KeysOff, payment.LoseRequest)
-	}},
-	{"payment", "lose-response", "payment, answer lost, no keys", func() (map[string]any, error) {
-		return paymentFigures(payment.KeysOff, payment.LoseResponse)
-	}},
-	{"payment", "per-intent", "payment, answer lost, a key per intent", func() (map[string]any, error) {
-		return paymentFigures(payment.KeysPerIntent, payment.LoseResponse)
-	}},
-	{"payment", "per-attempt", "payment, answer lost, a key per attempt", func() (map[string]any, error) {
-		return paymentFigures(payment.KeysPerAttempt, payment.LoseResponse)
-	}},
-	{"lock", "setnx-20", "lock, SET NX, 20 senders", func() (map[string]any, error) {
-		return lockFigures(func(p *lock.Params) { p.Dupes = 20 })
-	}},
-	{"lock", "crash-after-charge", "lock, SET NX, a crash after the charge", func() (map[string]any, error) {
-		return lockFigures(func(p *lock.Params) { p.Crash = lock.AfterCharge })
-	}},
-	{"lock", "fail-closed", "lock, SET NX, the store down, fail closed", func() (map[string]any, error) {
-		return lockFigures(func(p *lock.Params) { p.Store, p.OnDown = lock.Down, lock.FailClosed })
-	}},
-	{"lock", "get-then-set-20", "lock, GET then SET, 20 senders", func() (map[string]any, error) {
-		return lockFigures(func(p *lock.Params) { p.Guard, p.Dupes = lock.GetThenSet, 20 })
-	}},
-	{"outbox", "crash-inbox", "outbox, a relay crash, an inbox", func() (map[string]any, error) {
-		return outboxFigures(1, true)
-	}},
-	{"outbox", "five-no-inbox", "outbox, 5 orders, a relay crash, no inbox", func() (map[string]any, error) {
-		return outboxFigures(5, false)
-	}},
-	{"saga", "keys", "saga, the hotel fails after a crash, keys", func() (map[string]any, error) {
-		return sagaFigures(true)
-	}},
-	{"saga", "no-keys", "saga, the hotel fails after a crash, no keys", func() (map[string]any, error) {
-		return sagaFigures(false)
-	}},
-	{"ordering", "dedupe", "ordering, evt_2 evt_1 evt_2, dedupe", func() (map[string]any, error) {
-		return orderingFigures(ordering.Dedupe)
-	}},
-	{"ordering", "watermark", "ordering, evt_2 evt_1 evt_2, a watermark", func() (map[string]any, error) {
-		return orderingFigures(ordering.Watermark)
-	}},
+	backoffCase("none", "backoff, 1,000 clients, no jitter", backoff.None),
+	backoffCase("full", "backoff, 1,000 clients, full jitter", backoff.Full),
+	budgetCase("budget", "budget, 1,000 requests, 10% budget", true),
+	budgetCase("no-budget", "budget, 1,000 requests, no budget", false),
+	stormCase("retry", "storm, retry every timeout", false, false),
+	stormCase("budget", "storm, retry budget", true, false),
+	stormCase("budget-skip", "storm, budget + skip expired", true, true),
+	guardCase("check-then-insert", "guard, 20 at once, check then insert", guard.CheckThenInsert),
+	guardCase("constraint-after-charge", "guard, 20 at once, constraint after charge", guard.ConstraintAfterCharge),
+	guardCase("claim-before-work", "guard, 20 at once, claim before work", guard.ClaimBeforeWork),
+	paymentCase("lose-request", "payment, request lost, no keys", payment.KeysOff, payment.LoseRequest),
+	paymentCase("lose-response", "payment, answer lost, no keys", payment.KeysOff, payment.LoseResponse),
+	paymentCase("per-intent", "payment, answer lost, a key per intent", payment.KeysPerIntent, payment.LoseResponse),
+	paymentCase("per-attempt", "payment, answer lost, a key per attempt", payment.KeysPerAttempt, payment.LoseResponse),
+	lockCase("setnx-20", "lock, SET NX, 20 senders", func(p *lock.Params) { p.Dupes = 20 }),
+	lockCase("crash-after-charge", "lock, SET NX, a crash after the charge", func(p *lock.Params) { p.Crash = lock.AfterCharge }),
+	lockCase("fail-closed", "lock, SET NX, the store down, fail closed", func(p *lock.Params) { p.Store, p.OnDown = lock.Down, lock.FailClosed }),
+	lockCase("get-then-set-20", "lock, GET then SET, 20 senders", func(p *lock.Params) { p.Guard, p.Dupes = lock.GetThenSet, 20 }),
+	outboxCase("crash-inbox", "outbox, a relay crash, an inbox", 1, true),
+	outboxCase("five-no-inbox", "outbox, 5 orders, a relay crash, no inbox", 5, false),
+	sagaCase("keys", "saga, the hotel fails after a crash, keys", true),
+	sagaCase("no-keys", "saga, the hotel fails after a crash, no keys", false),
+	orderingCase("dedupe", "ordering, evt_2 evt_1 evt_2, dedupe", ordering.Dedupe),
+	orderingCase("watermark", "ordering, evt_2 evt_1 evt_2, a watermark", ordering.Watermark),
 }
 
 // referenceModels are the models of modelCases, each a script
@@ -133,121 +115,116 @@ func referenceModels() []string {
 	return models
 }
 
-func backoffFigures(policy backoff.Policy) (map[string]any, error) {
-	p := backoff.Defaults()
-	p.Policy = policy
-	res, err := backoff.Run(p, 1)
-	if err != nil {
-		return nil, err
-	}
-	return withTrace(map[string]any{"calls": res.Calls, "last_served_s": res.LastServedS, "waves": res.Waves}, res.Trace), nil
+func backoffCase(name, label string, policy backoff.Policy) modelCase {
+	return engineCase("backoff", name, label, func() (backoff.Result, error) {
+		p := backoff.Defaults()
+		p.Policy = policy
+		return backoff.Run(p, 1)
+	}, func(r backoff.Result) sim.Trace { return r.Trace }, func(r backoff.Result) map[string]any {
+		return map[string]any{"calls": r.Calls, "last_served_s": r.LastServedS, "waves": r.Waves}
+	})
 }
 
-func budgetFigures(withBudget bool) (map[string]any, error) {
-	p := budget.Defaults()
-	p.Budget = withBudget
-	res, err := budget.Run(p)
-	if err != nil {
-		return nil, err
-	}
-	return withTrace(map[string]any{"calls": res.Calls, "retries": res.Retries, "denied": res.Denied}, res.Trace), nil
+func budgetCase(name, label string, withBudget bool) modelCase {
+	return engineCase("budget", name, label, func() (budget.Result, error) {
+		p := budget.Defaults()
+		p.Budget = withBudget
+		return budget.Run(p)
+	}, func(r budget.Result) sim.Trace { return r.Trace }, func(r budget.Result) map[string]any {
+		return map[string]any{"calls": r.Calls, "retries": r.Retries, "denied": r.Denied}
+	})
 }
 
-func stormFigures(withBudget, skip bool) (map[string]any, error) {
-	p := storm.Defaults()
-	p.Budget, p.SkipExpired = withBudget, skip
-	res, err := storm.Run(p)
-	if err != nil {
-		return nil, err
-	}
-	var recovered any // JSON null: never recovered within the run
-	if res.RecoveredAfterS != nil {
-		recovered = *res.RecoveredAfterS
-	}
-	return withTrace(map[string]any{"healthy": res.Healthy, "slow": res.Slow, "recovered_after_s": recovered}, res.Trace), nil
+func stormCase(name, label string, withBudget, skip bool) modelCase {
+	return engineCase("storm", name, label, func() (storm.Result, error) {
+		p := storm.Defaults()
+		p.Budget, p.SkipExpired = withBudget, skip
+		return storm.Run(p)
+	}, func(r storm.Result) sim.Trace { return r.Trace }, func(r storm.Result) map[string]any {
+		var recovered any // JSON null: never recovered within the run
+		if r.RecoveredAfterS != nil {
+			recovered = *r.RecoveredAfterS
+		}
+		return map[string]any{"healthy": r.Healthy, "slow": r.Slow, "recovered_after_s": recovered}
+	})
 }
 
-// withTrace adds what the reference runs report of their trace: its
-// length and its last event's sentence, which checks the wording of the
-// events as well as their number.
-func guardFigures(strategy guard.Strategy) (map[string]any, error) {
-	p := guard.Defaults()
-	p.Strategy = strategy
-	res, err := guard.Run(p, 1)
-	if err != nil {
-		return nil, err
-	}
-	return withTrace(map[string]any{"rows": res.Rows, "charges": res.Charges, "replayed": res.Replayed,
-		"statuses": statuses(res.Statuses), "retry_status": res.Retry.Status, "other_status": res.Other.Status}, res.Trace), nil
+func guardCase(name, label string, strategy guard.Strategy) modelCase {
+	return engineCase("guard", name, label, func() (guard.Result, error) {
+		p := guard.Defaults()
+		p.Strategy = strategy
+		return guard.Run(p, 1)
+	}, func(r guard.Result) sim.Trace { return r.Trace }, func(r guard.Result) map[string]any {
+		return map[string]any{"rows": r.Rows, "charges": r.Charges, "replayed": r.Replayed,
+			"statuses": statuses(r.Statuses), "retry_status": r.Retry.Status, "other_status": r.Other.Status}
+	})
 }
 
-// paymentFigures runs the payment model with the first attempt's fault
+// paymentCase runs the payment model with the first attempt's fault
 // first and the second attempt delivered.
-func paymentFigures(keys payment.Keys, first payment.Fault) (map[string]any, error) {
-	p := payment.Defaults()
-	p.Keys, p.Faults = keys, []payment.Fault{first, payment.OK}
-	res, err := payment.Run(p)
-	if err != nil {
-		return nil, err
-	}
-	return withTrace(map[string]any{"charges": len(res.Charges), "receipt": res.Receipt, "status": res.Status,
-		"replayed": res.Replayed, "attempts": res.Attempts}, res.Trace), nil
+func paymentCase(name, label string, keys payment.Keys, first payment.Fault) modelCase {
+	return engineCase("payment", name, label, func() (payment.Result, error) {
+		p := payment.Defaults()
+		p.Keys, p.Faults = keys, []payment.Fault{first, payment.OK}
+		return payment.Run(p)
+	}, func(r payment.Result) sim.Trace { return r.Trace }, func(r payment.Result) map[string]any {
+		return map[string]any{"charges": len(r.Charges), "receipt": r.Receipt, "status": r.Status,
+			"replayed": r.Replayed, "attempts": r.Attempts}
+	})
 }
 
-// lockFigures runs the lock model at its defaults but for what change sets.
-func lockFigures(change func(*lock.Params)) (map[string]any, error) {
-	p := lock.Defaults()
-	change(&p)
-	res, err := lock.Run(p)
-	if err != nil {
-		return nil, err
-	}
-	var doneAt any // JSON null: a sender gave up
-	if res.DoneAt != nil {
-		doneAt = *res.DoneAt
-	}
-	return withTrace(map[string]any{"charges": res.Charges, "sends": res.Sends, "conflicts": res.Conflicts,
-		"replays": res.Replays, "unavailable": res.Unavailable, "timeouts": res.Timeouts, "gave_up": res.GaveUp,
-		"done_at_s": doneAt}, res.Trace), nil
+// lockCase runs the lock model at its defaults but for what change sets.
+func lockCase(name, label string, change func(*lock.Params)) modelCase {
+	return engineCase("lock", name, label, func() (lock.Result, error) {
+		p := lock.Defaults()
+		change(&p)
+		return lock.Run(p)
+	}, func(r lock.Result) sim.Trace { return r.Trace }, func(r lock.Result) map[string]any {
+		var doneAt any // JSON null: a sender gave up
+		if r.DoneAt != nil {
+			doneAt = *r.DoneAt
+		}
+		return map[string]any{"charges": r.Charges, "sends": r.Sends, "conflicts": r.Conflicts,
+			"replays": r.Replays, "unavailable": r.Unavailable, "timeouts": r.Timeouts, "gave_up": r.GaveUp,
+			"done_at_s": doneAt}
+	})
 }
 
-// outboxFigures runs the outbox model with its relay crash, orders orders
+// outboxCase runs the outbox model with its relay crash, orders orders
 // and the inbox or not.
-func outboxFigures(orders int, inbox bool) (map[string]any, error) {
-	p := outbox.Defaults()
-	p.Orders, p.Inbox = orders, inbox
-	res, err := outbox.Run(p)
-	if err != nil {
-		return nil, err
-	}
-	return withTrace(map[string]any{"orders": res.Orders, "published": res.Published, "emails": res.Emails,
-		"skipped": res.Skipped}, res.Trace), nil
+func outboxCase(name, label string, orders int, inbox bool) modelCase {
+	return engineCase("outbox", name, label, func() (outbox.Result, error) {
+		p := outbox.Defaults()
+		p.Orders, p.Inbox = orders, inbox
+		return outbox.Run(p)
+	}, func(r outbox.Result) sim.Trace { return r.Trace }, func(r outbox.Result) map[string]any {
+		return map[string]any{"orders": r.Orders, "published": r.Published, "emails": r.Emails, "skipped": r.Skipped}
+	})
 }
 
-// sagaFigures runs the saga model at its defaults (the hotel refuses, the
+// sagaCase runs the saga model at its defaults (the hotel refuses, the
 // runner crashes after the flight), with keys or not.
-func sagaFigures(keys bool) (map[string]any, error) {
-	p := saga.Defaults()
-	p.Keys = keys
-	res, err := saga.Run(p)
-	if err != nil {
-		return nil, err
-	}
-	return withTrace(map[string]any{"outcome": res.Outcome, "charges": res.Charges, "undos": res.Undos,
-		"stray": res.Stray, "calls": res.Calls, "crashes": res.Crashes}, res.Trace), nil
+func sagaCase(name, label string, keys bool) modelCase {
+	return engineCase("saga", name, label, func() (saga.Result, error) {
+		p := saga.Defaults()
+		p.Keys = keys
+		return saga.Run(p)
+	}, func(r saga.Result) sim.Trace { return r.Trace }, func(r saga.Result) map[string]any {
+		return map[string]any{"outcome": r.Outcome, "charges": r.Charges, "undos": r.Undos,
+			"stray": r.Stray, "calls": r.Calls, "crashes": r.Crashes}
+	})
 }
 
-// orderingFigures runs the ordering model's default arrivals under
-// strategy.
-func orderingFigures(strategy ordering.Strategy) (map[string]any, error) {
-	p := ordering.Defaults()
-	p.Strategy = strategy
-	res, err := ordering.Run(p)
-	if err != nil {
-		return nil, err
-	}
-	return withTrace(map[string]any{"plan": res.Plan, "applied": strings.Join(res.Applied, ", "),
-		"skipped": res.Skipped, "correct": res.Correct}, res.Trace), nil
+// orderingCase runs the ordering model's default arrivals under strategy.
+func orderingCase(name, label string, strategy ordering.Strategy) modelCase {
+	return engineCase("ordering", name, label, func() (ordering.Result, error) {
+		p := ordering.Defaults()
+		p.Strategy = strategy
+		return ordering.Run(p)
+	}, func(r ordering.Result) sim.Trace { return r.Trace }, func(r ordering.Result) map[string]any {
+		return map[string]any{"plan": r.Plan, "applied": strings.Join(r.Applied, ", "),
+			"skipped": r.Skipped, "correct": r.Correct}
+	})
 }
 
 // statuses writes answers counted per status as "201: 1, 409: 19", the
@@ -265,6 +242,9 @@ func statuses(count map[int]int) string {
 	return strings.Join(parts, ", ")
 }
 
+// withTrace adds what the reference runs report of their trace: its
+// length and its last event's sentence, which checks the wording of the
+// events as well as their number.
 func withTrace(figs map[string]any, t sim.Trace) map[string]any {
 	figs["events"] = len(t)
 	figs["last_event"] = ""
@@ -279,15 +259,15 @@ func withTrace(figs map[string]any, t sim.Trace) map[string]any {
 // number of runs: the method of bench/reference/timing.py. The median
 // rather than the mean: a run another process interrupted says nothing
 // about the model.
-func timeGo(fn func() (map[string]any, error), minTime time.Duration) (float64, int, error) {
-	if _, err := fn(); err != nil {
+func timeGo(fn func() error, minTime time.Duration) (float64, int, error) {
+	if err := fn(); err != nil {
 		return 0, 0, err
 	}
 	var times []float64
 	start := time.Now()
 	for len(times) < 5 || time.Since(start) < minTime {
 		t0 := time.Now()
-		if _, err := fn(); err != nil {
+		if err := fn(); err != nil {
 			return 0, 0, err
 		}
 		times = append(times, time.Since(t0).Seconds())
