@@ -6,6 +6,7 @@
 package ordering
 
 import (
+	"slices"
 	"strconv"
 	"time"
 
@@ -70,8 +71,9 @@ func Run(p Params) (Result, error) {
 		return Result{}, err
 	}
 	s := sim.New(0)
-	var res Result
-	c := consumer{strategy: p.Strategy, seen: map[string]bool{}, mark: -1}
+	s.Reserve(2*len(p.Arrival), 0) // a delivery, then an apply or a skip
+	res := Result{Summary: Summary{Applied: make([]string, 0, len(p.Arrival))}}
+	c := consumer{strategy: p.Strategy, mark: -1}
 	newest := Event{At: -1}
 	for i, id := range p.Arrival {
 		s.RunUntil(time.Duration(i+1) * Tick)
@@ -80,7 +82,7 @@ func Run(p Params) (Result, error) {
 			newest = e
 		}
 		s.Record(sim.Event{Kind: Deliver, Lane: "consumer", Ref: e.ID, Detail: e.Plan, N: seconds(e.At), Say: sayer})
-		if by := c.take(e); by != "" {
+		if by := c.take(e, res.Applied); by != "" {
 			res.Skipped++
 			s.Record(sim.Event{Kind: Skip, Lane: "consumer", Ref: e.ID, Detail: string(by), N: seconds(e.At), M: seconds(c.mark), Say: sayer})
 			continue
@@ -94,25 +96,23 @@ func Run(p Params) (Result, error) {
 	return res, nil
 }
 
-// consumer is the subscriber's side: the plan, the ids it applied and the
-// watermark, the time of the newest event it applied.
+// consumer is the subscriber's side: the plan and the watermark, the time
+// of the newest event it applied.
 type consumer struct {
 	strategy Strategy
 	plan     string
-	seen     map[string]bool
 	mark     time.Duration // -1 before the first event
 }
 
-// take applies e, unless the strategy says to skip it: then it returns
-// the strategy, and changes nothing.
-func (c *consumer) take(e Event) (skippedBy Strategy) {
+// take applies e, unless the strategy says to skip it (applied are the
+// ids applied so far): then it returns the strategy, and changes nothing.
+func (c *consumer) take(e Event, applied []string) (skippedBy Strategy) {
 	switch {
-	case c.strategy == Dedupe && c.seen[e.ID]:
+	case c.strategy == Dedupe && slices.Contains(applied, e.ID):
 		return Dedupe
 	case c.strategy == Watermark && e.At <= c.mark:
 		return Watermark
 	}
-	c.seen[e.ID] = true
 	c.mark = max(c.mark, e.At)
 	c.plan = e.Plan
 	return ""
