@@ -63,7 +63,7 @@ func play(p Params, trace *sim.Trace) Summary {
 	s := Summary{Requests: p.Requests}
 	var lanes []string
 	if trace != nil {
-		lanes = laneNames(p.Requests)
+		lanes = sim.Names("req-", p.Requests)
 	}
 	keep := func(kind sim.Kind, i, r int, b *Bucket) {
 		if trace != nil {
@@ -91,25 +91,6 @@ func play(p Params, trace *sim.Trace) Summary {
 		s.Tokens = b.Tokens()
 	}
 	return s
-}
-
-// laneNames returns the requests' lanes, "req-1" to "req-n", as slices of
-// one string: a run of a thousand requests allocates a few blocks for its
-// lanes rather than a thousand strings.
-func laneNames(n int) []string {
-	buf := make([]byte, 0, n*len("req-1000"))
-	ends := make([]int, n)
-	for i := range n {
-		buf = strconv.AppendInt(append(buf, "req-"...), int64(i+1), 10)
-		ends[i] = len(buf)
-	}
-	all := string(buf)
-	names := make([]string, n)
-	start := 0
-	for i, end := range ends {
-		names[i], start = all[start:end], end
-	}
-	return names
 }
 
 // event is request i's first call (r 0), its retry r or the refusal of

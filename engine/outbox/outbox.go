@@ -49,6 +49,11 @@ func Run(p Params) (Result, error) {
 		return Result{}, err
 	}
 	s := sim.New(0)
+	// At most 4 events an order, 4 more for the crash: a commit, a publish
+	// and a mark per order, an email or a skip per message on the broker,
+	// which holds each order once and the crashed one twice; the crash and
+	// the restart.
+	s.Reserve(4*p.Orders+4, 0)
 	var res Result
 	// record records the next event of the story, a Tick after the last.
 	record := func(e sim.Event) {
@@ -56,56 +61,53 @@ func Run(p Params) (Result, error) {
 		e.Say = sayer
 		s.Record(e)
 	}
-	type row struct {
-		id   string
-		sent bool
-	}
-	var outbox []row
-	for i := 1; i <= p.Orders; i++ {
-		evt := "evt_" + strconv.Itoa(i)
-		outbox = append(outbox, row{id: evt})
+	// The outbox's rows, one per order: ids[i] and sent[i]. The broker
+	// holds rows by index.
+	ids := sim.Names("evt_", p.Orders)
+	flags := make([]bool, 2*p.Orders)
+	sent, inbox := flags[:p.Orders], flags[p.Orders:] // inbox: the ids the consumer has seen
+	for i, evt := range ids {
 		res.Orders++
 		res.Events++
-		record(sim.Event{Kind: Commit, Lane: "app", Ref: evt, N: i})
+		record(sim.Event{Kind: Commit, Lane: "app", Ref: evt, N: i + 1})
 	}
 
-	var broker []string
+	broker := make([]int, 0, p.Orders+1)
 	crashed := false
 	for pass := 1; ; pass++ {
 		if pass > 1 {
 			record(sim.Event{Kind: Restart, Lane: "relay"})
 		}
 		done := true
-		for i := range outbox {
-			r := &outbox[i]
-			if r.sent {
+		for i, id := range ids {
+			if sent[i] {
 				continue
 			}
-			broker = append(broker, r.id)
+			broker = append(broker, i)
 			res.Published++
-			record(sim.Event{Kind: Publish, Lane: "relay", To: "broker", Ref: r.id})
+			record(sim.Event{Kind: Publish, Lane: "relay", To: "broker", Ref: id})
 			if p.RelayCrash && !crashed {
 				crashed = true
 				done = false
-				record(sim.Event{Kind: Crash, Lane: "relay", Ref: r.id})
+				record(sim.Event{Kind: Crash, Lane: "relay", Ref: id})
 				break
 			}
-			r.sent = true
-			record(sim.Event{Kind: Mark, Lane: "relay", Ref: r.id})
+			sent[i] = true
+			record(sim.Event{Kind: Mark, Lane: "relay", Ref: id})
 		}
 		if done {
 			break
 		}
 	}
 
-	seen := map[string]bool{}
-	for _, id := range broker {
-		if p.Inbox && seen[id] {
+	for _, i := range broker {
+		id := ids[i]
+		if p.Inbox && inbox[i] {
 			res.Skipped++
 			record(sim.Event{Kind: Skip, Lane: "consumer", Ref: id})
 			continue
 		}
-		seen[id] = true
+		inbox[i] = true
 		res.Emails++
 		record(sim.Event{Kind: Email, Lane: "consumer", Ref: id, OK: p.Inbox})
 	}

@@ -157,3 +157,13 @@ func TestQueueOrdersManyEvents(t *testing.T) {
 		}
 	}
 }
+
+func TestNames(t *testing.T) {
+	got := Names("req-", 12)
+	if len(got) != 12 || got[0] != "req-1" || got[8] != "req-9" || got[9] != "req-10" || got[11] != "req-12" {
+		t.Fatalf("Names(req-, 12) = %q", got)
+	}
+	if n := Names("x", 0); len(n) != 0 {
+		t.Fatalf("Names(x, 0) = %q", n)
+	}
+}

@@ -1,6 +1,10 @@
 package sim
 
-import "time"
+import (
+	"strconv"
+	"strings"
+	"time"
+)
 
 // Kind names what happened, as a stable machine name: "attempt",
 // "charge", ... Each model declares its kinds as constants of this type,
@@ -61,4 +65,34 @@ func (t Trace) Count(kind Kind) int {
 		}
 	}
 	return n
+}
+
+// Names returns prefix1 to prefixN ("req-1", "req-2", ...) as slices of
+// one string: a run of a thousand lanes allocates its names in two blocks
+// rather than a thousand strings.
+func Names(prefix string, n int) []string {
+	var b strings.Builder
+	b.Grow(n * (len(prefix) + len(strconv.Itoa(n))))
+	var num [20]byte
+	for i := range n {
+		b.WriteString(prefix)
+		b.Write(strconv.AppendInt(num[:0], int64(i+1), 10))
+	}
+	all := b.String()
+	names := make([]string, n)
+	start := 0
+	for i := range names {
+		end := start + len(prefix) + digits(i+1)
+		names[i], start = all[start:end], end
+	}
+	return names
+}
+
+// digits is the number of decimal digits of n > 0.
+func digits(n int) int {
+	d := 1
+	for ; n >= 10; n /= 10 {
+		d++
+	}
+	return d
 }
