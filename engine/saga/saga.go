@@ -22,7 +22,9 @@ const (
 )
 
 // Steps are the saga's steps, in order.
-var Steps = []Step{Charge, Flight, Hotel}
+var Steps = steps[:]
+
+var steps = [...]Step{Charge, Flight, Hotel}
 
 // None is the value of Fail and CrashAfter that picks no step.
 const None Step = "none"
@@ -61,12 +63,25 @@ type Result struct {
 // Tick is the virtual time between two steps of the story.
 const Tick = 100 * time.Millisecond
 
-// service is one provider: it keeps the answer to every key it has seen.
+// service is one provider: it keeps the answer to the two keys a run can
+// send it, its step's and its compensation's.
 type service struct {
-	name   string
-	keys   map[string]bool // key -> the call succeeded
-	effect Effect
+	do, undo answer
+	effect   Effect
 }
+
+// answer is what a service saved under a key.
+type answer struct {
+	known, ok bool
+}
+
+// keys are the calls' keys, saga:STEP and saga:STEP:undo, by step.
+var keys = func() (k [len(steps)][2]string) {
+	for i, st := range steps {
+		k[i] = [2]string{"saga:" + string(st), "saga:" + string(st) + ":undo"}
+	}
+	return k
+}()
 
 // Run plays the saga. With the defaults: the card is charged and logged;
 // the flight is booked and the runner crashes before logging it; on restart
@@ -79,6 +94,10 @@ func Run(p Params) (Result, error) {
 		return Result{}, err
 	}
 	s := sim.New(0)
+	// At most: three events a step (the log's started, the call, the
+	// log's done or failed), three for the crash (it, the resume, the call
+	// again) and two a step to undo (the call, the log).
+	s.Reserve(3*len(steps)+3+2*len(steps), 0)
 	// record records the next event of the story, a Tick after the last.
 	record := func(e sim.Event) {
 		s.RunUntil(s.Now() + Tick)
@@ -90,33 +109,26 @@ func Run(p Params) (Result, error) {
 	logged := func(st Step, what string) {
 		record(sim.Event{Kind: Log, Lane: "log", Ref: string(st), Detail: what})
 	}
-	res := Result{Summary: Summary{Effects: map[Step]Effect{}}}
-	services := map[Step]*service{}
-	for _, st := range Steps {
-		services[st] = &service{name: string(st), keys: map[string]bool{}}
-	}
-	// call sends one call to step's service and reports whether it
+	var res Result
+	var services [len(steps)]service
+	// call sends one call to step i's service and reports whether it
 	// succeeded. undo selects the compensation.
-	call := func(st Step, undo bool) bool {
-		sv := services[st]
-		key := "saga:" + string(st)
-		e := sim.Event{Lane: sv.name, To: "runner", OK: p.Keys}
+	call := func(i int, undo bool) bool {
+		st, sv := steps[i], &services[i]
+		e := sim.Event{Lane: string(st), To: "runner", OK: p.Keys, Ref: keys[i][0]}
+		saved := &sv.do
 		if undo {
-			key += ":undo"
-			e.Detail = Compensation
+			e.Ref, e.Detail, saved = keys[i][1], Compensation, &sv.undo
 		}
-		e.Ref = key
 		res.Calls++
-		if p.Keys {
-			if ok, known := sv.keys[key]; known {
-				e.Kind = Replay
-				record(e)
-				return ok
-			}
+		if p.Keys && saved.known {
+			e.Kind = Replay
+			record(e)
+			return saved.ok
 		}
 		if !undo && st == p.Fail {
 			if p.Keys {
-				sv.keys[key] = false
+				*saved = answer{known: true, ok: false}
 			}
 			e.Kind = Refuse
 			record(e)
@@ -130,27 +142,26 @@ func Run(p Params) (Result, error) {
 			sv.effect.Done++
 		}
 		if p.Keys {
-			sv.keys[key] = true
+			*saved = answer{known: true, ok: true}
 		}
 		record(e)
 		return true
 	}
 
 	// The durable log: what the runner wrote survives the crash.
-	started := map[Step]bool{}
-	done := map[Step]bool{}
+	var started, done [len(steps)]bool
 	crashed := false
 	failed := Step("")
-	for i := 0; i < len(Steps) && failed == ""; i++ {
-		st := Steps[i]
-		if done[st] {
+	for i := 0; i < len(steps) && failed == ""; i++ {
+		st := steps[i]
+		if done[i] {
 			continue
 		}
-		if !started[st] {
-			started[st] = true
+		if !started[i] {
+			started[i] = true
 			logged(st, "started")
 		}
-		ok := call(st, false)
+		ok := call(i, false)
 		if st == p.CrashAfter && !crashed {
 			crashed = true
 			res.Crashes++
@@ -164,21 +175,22 @@ func Run(p Params) (Result, error) {
 			logged(st, "failed; compensate")
 			break
 		}
-		done[st] = true
+		done[i] = true
 		logged(st, "done")
 	}
 	res.Outcome = "completed"
 	if failed != "" {
 		res.Outcome = "compensated"
-		for i := len(Steps) - 1; i >= 0; i-- {
-			if st := Steps[i]; done[st] {
-				call(st, true)
-				logged(st, "undone")
+		for i := len(steps) - 1; i >= 0; i-- {
+			if done[i] {
+				call(i, true)
+				logged(steps[i], "undone")
 			}
 		}
 	}
-	for _, st := range Steps {
-		e := services[st].effect
+	res.Effects = make(map[Step]Effect, len(steps))
+	for i, st := range steps {
+		e := services[i].effect
 		res.Effects[st] = e
 		if failed != "" {
 			res.Stray += e.Done - e.Undone
