@@ -12,7 +12,6 @@
 package guard
 
 import (
-	"strconv"
 	"time"
 
 	"github.com/retrylab/retrylab/engine/sim"
@@ -102,22 +101,27 @@ func Run(p Params, seed uint64) (Result, error) {
 	if err := p.Validate(); err != nil {
 		return Result{}, err
 	}
-	m := &model{p: p, s: sim.New(seed), db: &db{unique: p.Strategy != CheckThenInsert}}
+	m := &model{p: p, s: sim.New(seed), db: &db{unique: p.Strategy != CheckThenInsert, rows: make([]row, 0, p.N+2)},
+		// Each handler and follow-up is paid once at most.
+		payments: sim.Names("pay_", p.N+2)}
 	// Room for every step of the burst and the two follow-ups, so the
 	// trace is allocated once rather than copied as it grows.
-	m.s.Trace = make(sim.Trace, 0, (p.N+2)*maxSteps)
-	m.hs = make([]*handler, p.N)
-	for i := range m.hs {
-		h := &handler{lane: "req-" + strconv.Itoa(i+1), burst: true, amount: Amount, state: m.first()}
+	m.s.Reserve((p.N+2)*maxSteps, 1)
+	handlers := make([]handler, p.N)
+	m.hs, m.active = make([]*handler, p.N), make([]*handler, 0, p.N)
+	for i, lane := range sim.Names("req-", p.N) {
+		h := &handlers[i]
+		*h = handler{lane: lane, burst: true, amount: Amount, state: m.first()}
 		if p.Spread > 0 {
 			h.arrive = m.s.Rand.Intn(p.Spread + 1)
 		}
 		m.hs[i] = h
 	}
+	m.next = func() { m.round(m.r + 1) }
 	m.s.At(0, func() { m.round(0) })
 	m.s.Run()
 
-	res := Result{Summary: Summary{Statuses: map[int]int{}}}
+	res := Result{Summary: Summary{Statuses: make(map[int]int, 2), Answers: make([]Answer, 0, p.N)}}
 	for _, h := range m.hs {
 		res.Answers = append(res.Answers, h.answer)
 		res.Statuses[h.answer.Status]++
@@ -145,18 +149,22 @@ func Run(p Params, seed uint64) (Result, error) {
 }
 
 type model struct {
-	p       Params
-	s       *sim.Sim
-	db      *db
-	hs      []*handler
-	active  []*handler // the handlers taking a step this round
-	charges int        // made by the burst
-	pays    int        // payment ids handed out by the card network, burst and follow-ups
+	p        Params
+	s        *sim.Sim
+	db       *db
+	hs       []*handler
+	active   []*handler // the handlers taking a step this round
+	r        int        // the round running
+	next     func()     // runs round r + 1: one closure for every round
+	charges  int        // made by the burst
+	pays     int        // payment ids handed out by the card network, burst and follow-ups
+	payments []string   // their ids: pay_1, pay_2, ...
 }
 
 // round runs one step of every handler that has arrived and not answered,
 // then schedules the next round while any has not answered.
 func (m *model) round(r int) {
+	m.r = r
 	active := m.active[:0]
 	left := false
 	for _, h := range m.hs {
@@ -178,7 +186,7 @@ func (m *model) round(r int) {
 		m.step(h)
 	}
 	m.active = active
-	m.s.After(Step, func() { m.round(r + 1) })
+	m.s.After(Step, m.next)
 }
 
 // maxSteps is the most steps a handler takes: a SELECT or a claim,
@@ -243,8 +251,8 @@ func (m *model) step(h *handler) {
 			m.record(h, sim.Event{Kind: Card, To: "card", Amount: h.amount, M: h.hops})
 			return
 		}
+		h.payment = m.payments[m.pays]
 		m.pays++
-		h.payment = "pay_" + strconv.Itoa(m.pays)
 		h.answer.Charged = true
 		if h.burst {
 			m.charges++
