@@ -44,10 +44,11 @@ const (
 	answerReplay      = 200 // the saved 201, replayed; counted apart from a fresh 201
 )
 
-// Keys of the store.
+// The keys of the store.
 const (
-	lockKey   = "lock"
-	resultKey = "result"
+	lockKey   = iota // the lock, SET NX EX
+	resultKey        // the saved result, SET EX
+	storeKeys
 )
 
 type run struct {
@@ -55,16 +56,25 @@ type run struct {
 	s   *sim.Sim
 	res Result
 
-	keys    map[string]time.Duration // key -> expiry: the key exists for times < expiry
-	crashed bool                     // the one crash has happened
+	keys    [storeKeys]key // the store, by key
+	crashed bool           // the one crash has happened
 
-	senders []*sender
+	senders []sender
 	charge  int // charges so far, to name them ch_1, ch_2, ...
+}
+
+// key is one key of the store: it exists for times < expiry, if set.
+type key struct {
+	set    bool
+	expiry time.Duration
 }
 
 type sender struct {
 	id      int
 	name    string
+	send    func() // sends the next request: one closure for all of them
+	timeout func() // the timeout of the oldest send not timed out yet
+	fired   int    // timeouts fired: the sends they were for, since they fire in order
 	sends   int
 	waiting int  // the number of the send whose answer the sender waits for; 0 when not waiting
 	done    bool // got a 201 or a replay
@@ -81,16 +91,21 @@ func Run(p Params) (Result, error) {
 	if err := p.Validate(); err != nil {
 		return Result{}, err
 	}
-	r := &run{p: p, s: sim.New(0), keys: map[string]time.Duration{}}
+	r := &run{p: p, s: sim.New(0), senders: make([]sender, p.Dupes)}
+	// Room for six events a sender, what most runs make: its send, the
+	// guard's command, the work, the charge, the save and the answer.
+	r.s.Reserve(6*p.Dupes, p.Dupes+1)
 	// The eviction is scheduled before any send, so that at the same
 	// instant it comes first.
 	if p.Evict {
 		r.s.At(p.EvictAt, r.evict)
 	}
-	for i := 1; i <= p.Dupes; i++ {
-		sd := &sender{id: i, name: "sender-" + strconv.Itoa(i)}
-		r.senders = append(r.senders, sd)
-		r.s.At(0, func() { r.send(sd) })
+	for i, name := range sim.Names("sender-", p.Dupes) {
+		sd := &r.senders[i]
+		*sd = sender{id: i + 1, name: name}
+		sd.send = func() { r.send(sd) }
+		sd.timeout = func() { r.timeout(sd) }
+		r.s.At(0, sd.send)
 	}
 	r.s.Run()
 
@@ -203,21 +218,32 @@ func (r *run) send(sd *sender) {
 	r.res.Sends++
 	n := sd.sends
 	sd.waiting = n
-	ref := sd.name + "/" + strconv.Itoa(n)
+	ref := sendRef(sd, n)
 	r.record(sim.Event{Kind: EvSend, Lane: sd.name, To: "server", N: n, Ref: ref})
 	// The timeout is scheduled before the server's answer: an answer due
 	// at the very instant the sender stops waiting comes too late.
-	r.s.At(r.s.Now()+r.p.Timeout, func() {
-		if sd.waiting != n {
-			return
-		}
-		sd.waiting = 0
-		r.res.Timeouts++
-		r.record(sim.Event{Kind: EvTimeout, Lane: sd.name, N: wholeSeconds(r.p.Timeout), Ref: ref})
-		r.next(sd, r.s.Now())
-	})
+	r.s.At(r.s.Now()+r.p.Timeout, sd.timeout)
 	r.handle(sd, n, ref)
 }
+
+// timeout is the end of the wait for sd's oldest send not timed out yet.
+// A sender's timeouts are due in the order of its sends, all Timeout
+// after them (two at one instant run in the order they were scheduled),
+// so the k-th to fire is the k-th send's.
+func (r *run) timeout(sd *sender) {
+	sd.fired++
+	n := sd.fired
+	if sd.waiting != n {
+		return
+	}
+	sd.waiting = 0
+	r.res.Timeouts++
+	r.record(sim.Event{Kind: EvTimeout, Lane: sd.name, N: wholeSeconds(r.p.Timeout), Ref: sendRef(sd, n)})
+	r.next(sd, r.s.Now())
+}
+
+// sendRef names sd's send n: "sender-2/3".
+func sendRef(sd *sender, n int) string { return sd.name + "/" + strconv.Itoa(n) }
 
 // next schedules sd's next send retry after at, or gives up.
 func (r *run) next(sd *sender, at time.Duration) {
@@ -226,11 +252,21 @@ func (r *run) next(sd *sender, at time.Duration) {
 		r.record(sim.Event{Kind: EvGiveUp, Lane: sd.name, N: r.p.Attempts, Ref: sd.name})
 		return
 	}
-	r.s.At(at+r.p.Retry, func() { r.send(sd) })
+	r.s.At(at+r.p.Retry, sd.send)
 }
 
-// answerKinds are the events of the answers a sender receives.
-var answerKinds = map[int]sim.Kind{answerCreated: EvCreated, answerReplay: EvReplay, answerConflict: EvConflict, answerUnavailable: EvUnavailable}
+// answerKind is the event of an answer a sender receives.
+func answerKind(status int) sim.Kind {
+	switch status {
+	case answerCreated:
+		return EvCreated
+	case answerReplay:
+		return EvReplay
+	case answerConflict:
+		return EvConflict
+	}
+	return EvUnavailable
+}
 
 // answer delivers status to sd for its send n, now, unless sd stopped
 // waiting for it.
@@ -240,7 +276,7 @@ func (r *run) answer(sd *sender, n, status int, ref string) {
 		return
 	}
 	sd.waiting = 0
-	r.record(sim.Event{Kind: answerKinds[status], Lane: "server", To: sd.name, N: statusCode(status), Ref: ref})
+	r.record(sim.Event{Kind: answerKind(status), Lane: "server", To: sd.name, N: statusCode(status), Ref: ref})
 	switch status {
 	case answerCreated, answerReplay:
 		sd.done, sd.doneAt = true, r.s.Now()
@@ -282,7 +318,7 @@ func (r *run) handle(sd *sender, n int, ref string) {
 		r.work(sd, n, ref, true)
 	case SetNX:
 		if !r.exists(lockKey) {
-			r.keys[lockKey] = r.s.Now() + r.p.LockTTL
+			r.keys[lockKey] = key{set: true, expiry: r.s.Now() + r.p.LockTTL}
 			r.record(sim.Event{Kind: EvLock, Lane: "server", To: "store", N: wholeSeconds(r.p.LockTTL), Ref: ref})
 			r.work(sd, n, ref, true)
 			return
@@ -321,7 +357,7 @@ func (r *run) work(sd *sender, n int, ref string, save bool) {
 			if r.down() {
 				r.record(sim.Event{Kind: EvUnsaved, Lane: "server", To: "store", Ref: ref})
 			} else {
-				r.keys[resultKey] = r.s.Now() + r.p.ResultTTL
+				r.keys[resultKey] = key{set: true, expiry: r.s.Now() + r.p.ResultTTL}
 				r.record(sim.Event{Kind: EvSave, Lane: "server", To: "store", N: wholeSeconds(r.p.ResultTTL), Ref: ch})
 			}
 		}
@@ -329,10 +365,9 @@ func (r *run) work(sd *sender, n int, ref string, save bool) {
 	})
 }
 
-// exists reports whether key exists now: set, not expired, not evicted.
-func (r *run) exists(key string) bool {
-	exp, ok := r.keys[key]
-	return ok && r.s.Now() < exp
+// exists reports whether key k exists now: set, not expired, not evicted.
+func (r *run) exists(k int) bool {
+	return r.keys[k].set && r.s.Now() < r.keys[k].expiry
 }
 
 // down reports whether the store is unreachable now.
@@ -347,7 +382,7 @@ func (r *run) evict() {
 			n++
 		}
 	}
-	clear(r.keys)
+	r.keys = [storeKeys]key{}
 	r.record(sim.Event{Kind: EvEvict, Lane: "store", N: n})
 }
 
