@@ -46,6 +46,7 @@ type Server struct {
 	sim    *sim.Sim
 	keeper idem.Keeper
 	ledger []Charge
+	made   string // the charge the request being handled made, if any
 }
 
 // epoch is the wall-clock time virtual time 0 stands for in the key store.
@@ -77,6 +78,7 @@ const (
 // "replay" or "reject" as they happen, then "response" (to the client).
 func (srv *Server) Pay(r Request) Reply {
 	var rep Reply
+	srv.made = ""
 	if r.Key == "" {
 		status, body, _ := srv.charge(r)
 		rep = Reply{Status: status, Body: body}
@@ -87,25 +89,35 @@ func (srv *Server) Pay(r Request) Reply {
 			rep = srv.refuse(r, err)
 		} else {
 			rep = Reply{Status: resp.Status, Body: resp.Body, Replayed: resp.Outcome == idem.Replayed}
-			srv.recordOutcome(r, resp)
+			rep.ChargeID = srv.recordOutcome(r, resp)
 		}
 	}
-	rep.ChargeID = chargeID(rep.Body)
+	switch {
+	case rep.Replayed:
+		// Set by recordOutcome.
+	case srv.made != "" && rep.Status == statusCreated:
+		rep.ChargeID = srv.made // the body is the one charge just wrote
+	default:
+		rep.ChargeID = chargeID(rep.Body)
+	}
 	srv.sim.Record(sim.Event{Kind: EvResponse, Lane: "server", To: "client", N: rep.Status, Ref: rep.ChargeID, OK: rep.Replayed, Say: sayer})
 	return rep
 }
 
 // recordOutcome records what the keeper did with a keyed request other
-// than run it: a replay, or a refusal (422, 409).
-func (srv *Server) recordOutcome(r Request, resp idem.Response) {
+// than run it: a replay, or a refusal (422, 409). For a replay it returns
+// the charge in the saved answer.
+func (srv *Server) recordOutcome(r Request, resp idem.Response) (replayed string) {
 	switch resp.Outcome {
 	case idem.Replayed:
-		srv.sim.Record(sim.Event{Kind: EvReplay, Lane: "server", Ref: chargeID(resp.Body), Detail: r.Key, Say: sayer})
+		replayed = chargeID(resp.Body)
+		srv.sim.Record(sim.Event{Kind: EvReplay, Lane: "server", Ref: replayed, Detail: r.Key, Say: sayer})
 	case idem.Mismatch:
 		srv.sim.Record(sim.Event{Kind: EvReject, Lane: "server", Ref: r.Key, N: statusMismatch, Say: sayer})
 	case idem.InProgress:
 		srv.sim.Record(sim.Event{Kind: EvReject, Lane: "server", Ref: r.Key, N: statusConflict, M: resp.RetryAfter, Say: sayer})
 	}
+	return replayed
 }
 
 // charge is the server's work: read the payment (ledger.ParsePayment, the
@@ -122,9 +134,12 @@ func (srv *Server) charge(r Request) (int, []byte, error) {
 	amount := req.Amount
 	id := "ch_" + strconv.Itoa(len(srv.ledger)+1)
 	srv.ledger = append(srv.ledger, Charge{ID: id, Amount: amount, Key: r.Key, Attempt: r.Attempt, At: srv.sim.Now()})
+	srv.made = id
 	srv.sim.Record(sim.Event{Kind: EvCharge, Lane: "server", Ref: id, Amount: amount, Say: sayer})
-	body := `{"amount":` + strconv.FormatInt(amount, 10) + `,"id":"` + id + `","status":"succeeded"}`
-	return statusCreated, []byte(body), nil
+	body := make([]byte, 0, len(`{"amount":,"id":"","status":"succeeded"}`)+20+len(id))
+	body = strconv.AppendInt(append(body, `{"amount":`...), amount, 10)
+	body = append(append(append(body, `,"id":"`...), id...), `","status":"succeeded"}`...)
+	return statusCreated, body, nil
 }
 
 // refuse answers a keyed request the protocol could not take: a bad key or

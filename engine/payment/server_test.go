@@ -1,11 +1,14 @@
 package payment
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/retrylab/retrylab/engine/idem"
 	"github.com/retrylab/retrylab/engine/idem/ledger"
 	"github.com/retrylab/retrylab/engine/sim"
 )
@@ -136,3 +139,36 @@ func TestServerTakesWhatTheAPITakes(t *testing.T) {
 		t.Fatalf("charges %+v for refused payments", srv.Charges())
 	}
 }
+
+// A reply's ChargeID is the "id" of its body, whichever way the server
+// came to it: charged now, with a key or without, replayed, refused.
+func TestServerChargeIDIsTheBodys(t *testing.T) {
+	s := sim.New(1)
+	srv := NewServer(s)
+	for _, r := range []struct{ key, body string }{
+		{"", `{"amount":2500,"currency":"usd"}`},      // charged, no key
+		{"k_1", `{"amount":2500,"currency":"usd"}`},   // charged under a key
+		{"k_1", `{"amount":2500,"currency":"usd"}`},   // replayed
+		{"k_1", `{"amount":9900,"currency":"usd"}`},   // 422
+		{"k_2", `{"amount":"lots","currency":"usd"}`}, // 400, with a key
+		{"", `{"amount":0}`},                          // 400, without
+		{"k_3", `{"amount":100,"currency":"usd"}`},    // charged again
+	} {
+		rep := pay(srv, r.key, r.body)
+		if want := chargeID(rep.Body); rep.ChargeID != want {
+			t.Errorf("key %q, body %s: %d with charge %q, the body's is %q: %s", r.key, r.body, rep.Status, rep.ChargeID, want, rep.Body)
+		}
+		s.RunUntil(s.Now() + time.Second)
+	}
+	// The card charged, then the store fails to save the answer: a 500
+	// whose body names no charge.
+	srv.keeper.Store = failingComplete{srv.keeper.Store}
+	if rep := pay(srv, "k_4", `{"amount":100,"currency":"usd"}`); rep.Status != 500 || rep.ChargeID != "" {
+		t.Errorf("a charge whose answer was not saved: %d with charge %q, want 500 with none: %s", rep.Status, rep.ChargeID, rep.Body)
+	}
+}
+
+// failingComplete is a store that cannot save an answer.
+type failingComplete struct{ idem.Store }
+
+func (failingComplete) Complete(context.Context, idem.Record) error { return errors.New("disk full") }
