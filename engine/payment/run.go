@@ -52,7 +52,9 @@ func Run(p Params) (Result, error) {
 	// Room for the most events the attempts make (the attempt, a loss or
 	// the server's two, the answer's fate and the timeout) and the give-up,
 	// so the trace is allocated once rather than copied as it grows.
-	s.Trace = make(sim.Trace, 0, 5*p.Attempts+1)
+	// The queue holds at most an attempt's timeout and its message in
+	// flight.
+	s.Reserve(5*p.Attempts+1, 2)
 	c := &client{p: p, s: s, srv: NewServer(s), res: Result{Params: p},
 		body: []byte(`{"amount":` + strconv.FormatInt(p.Amount, 10) + `,"currency":"usd"}`)}
 	c.attempt(1)

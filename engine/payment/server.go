@@ -44,7 +44,7 @@ type Reply struct {
 // it does in the simulation's trace, in lane "server".
 type Server struct {
 	sim    *sim.Sim
-	keeper idem.Keeper
+	keeper idem.Keeper // made at the first request with a key: a run without keys needs no store
 	ledger []Charge
 	made   string // the charge the request being handled made, if any
 }
@@ -55,10 +55,19 @@ var epoch = time.Unix(0, 0).UTC()
 // NewServer returns a server with an empty ledger and key store, on s's
 // clock and trace.
 func NewServer(s *sim.Sim) *Server {
-	return &Server{sim: s, keeper: idem.Keeper{
-		Store: idem.NewMemoryStore(),
-		Clock: idem.ClockFunc(func() time.Time { return epoch.Add(s.Now()) }),
-	}}
+	return &Server{sim: s}
+}
+
+// keyed is the keeper, made on first use.
+func (srv *Server) keyed() *idem.Keeper {
+	if srv.keeper.Store == nil {
+		s := srv.sim
+		srv.keeper = idem.Keeper{
+			Store: idem.NewMemoryStore(),
+			Clock: idem.ClockFunc(func() time.Time { return epoch.Add(s.Now()) }),
+		}
+	}
+	return &srv.keeper
 }
 
 // Charges returns a copy of the ledger, in order.
@@ -83,7 +92,7 @@ func (srv *Server) Pay(r Request) Reply {
 		status, body, _ := srv.charge(r)
 		rep = Reply{Status: status, Body: body}
 	} else {
-		resp, err := srv.keeper.Do(context.Background(), r.Account, r.Key, r.Body,
+		resp, err := srv.keyed().Do(context.Background(), r.Account, r.Key, r.Body,
 			func(context.Context, *idem.Claim) (int, []byte, error) { return srv.charge(r) })
 		if err != nil {
 			rep = srv.refuse(r, err)

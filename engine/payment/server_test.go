@@ -162,7 +162,7 @@ func TestServerChargeIDIsTheBodys(t *testing.T) {
 	}
 	// The card charged, then the store fails to save the answer: a 500
 	// whose body names no charge.
-	srv.keeper.Store = failingComplete{srv.keeper.Store}
+	srv.keyed().Store = failingComplete{srv.keyed().Store}
 	if rep := pay(srv, "k_4", `{"amount":100,"currency":"usd"}`); rep.Status != 500 || rep.ChargeID != "" {
 		t.Errorf("a charge whose answer was not saved: %d with charge %q, want 500 with none: %s", rep.Status, rep.ChargeID, rep.Body)
 	}
