@@ -60,7 +60,8 @@ type run struct {
 	crashed bool           // the one crash has happened
 
 	senders []sender
-	charge  int // charges so far, to name them ch_1, ch_2, ...
+	charge  int       // charges so far, to name them ch_1, ch_2, ...
+	names   sim.Arena // the sends' refs and the charges' ids
 }
 
 // key is one key of the store: it exists for times < expiry, if set.
@@ -95,6 +96,7 @@ func Run(p Params) (Result, error) {
 	// Room for six events a sender, what most runs make: its send, the
 	// guard's command, the work, the charge, the save and the answer.
 	r.s.Reserve(6*p.Dupes, p.Dupes+1)
+	r.names.Grow(2 * p.Dupes * len("sender-100/1")) // two sends a sender, as most runs make
 	// The eviction is scheduled before any send, so that at the same
 	// instant it comes first.
 	if p.Evict {
@@ -218,7 +220,7 @@ func (r *run) send(sd *sender) {
 	r.res.Sends++
 	n := sd.sends
 	sd.waiting = n
-	ref := sendRef(sd, n)
+	ref := r.sendRef(sd, n)
 	r.record(sim.Event{Kind: EvSend, Lane: sd.name, To: "server", N: n, Ref: ref})
 	// The timeout is scheduled before the server's answer: an answer due
 	// at the very instant the sender stops waiting comes too late.
@@ -238,12 +240,12 @@ func (r *run) timeout(sd *sender) {
 	}
 	sd.waiting = 0
 	r.res.Timeouts++
-	r.record(sim.Event{Kind: EvTimeout, Lane: sd.name, N: wholeSeconds(r.p.Timeout), Ref: sendRef(sd, n)})
+	r.record(sim.Event{Kind: EvTimeout, Lane: sd.name, N: wholeSeconds(r.p.Timeout), Ref: r.sendRef(sd, n)})
 	r.next(sd, r.s.Now())
 }
 
 // sendRef names sd's send n: "sender-2/3".
-func sendRef(sd *sender, n int) string { return sd.name + "/" + strconv.Itoa(n) }
+func (r *run) sendRef(sd *sender, n int) string { return r.names.Number(n, sd.name, "/") }
 
 // next schedules sd's next send retry after at, or gives up.
 func (r *run) next(sd *sender, at time.Duration) {
@@ -347,7 +349,7 @@ func (r *run) work(sd *sender, n int, ref string, save bool) {
 		}
 		r.charge++
 		r.res.Charges++
-		ch := "ch_" + strconv.Itoa(r.charge)
+		ch := r.names.Number(r.charge, "ch_")
 		r.record(sim.Event{Kind: EvCharge, Lane: "processor", N: r.charge, Ref: ch})
 		if crash {
 			r.record(sim.Event{Kind: EvCrash, Lane: "server", OK: true, Ref: ref})

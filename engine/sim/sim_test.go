@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"strconv"
 	"testing"
 	"time"
 )
@@ -165,5 +166,20 @@ func TestNames(t *testing.T) {
 	}
 	if n := Names("x", 0); len(n) != 0 {
 		t.Fatalf("Names(x, 0) = %q", n)
+	}
+}
+
+// An arena's strings keep their text as it grows past its first block.
+func TestArenaStringsStay(t *testing.T) {
+	var a Arena
+	a.Grow(8)
+	var got []string
+	for i := range 200 {
+		got = append(got, a.Number(i, "sender-", "x/"))
+	}
+	for i, s := range got {
+		if want := "sender-x/" + strconv.Itoa(i); s != want {
+			t.Fatalf("string %d is %q, want %q", i, s, want)
+		}
 	}
 }

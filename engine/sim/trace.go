@@ -71,28 +71,36 @@ func (t Trace) Count(kind Kind) int {
 // one string: a run of a thousand lanes allocates its names in two blocks
 // rather than a thousand strings.
 func Names(prefix string, n int) []string {
-	var b strings.Builder
-	b.Grow(n * (len(prefix) + len(strconv.Itoa(n))))
-	var num [20]byte
-	for i := range n {
-		b.WriteString(prefix)
-		b.Write(strconv.AppendInt(num[:0], int64(i+1), 10))
-	}
-	all := b.String()
+	var a Arena
+	a.Grow(n * (len(prefix) + len(strconv.Itoa(n))))
 	names := make([]string, n)
-	start := 0
 	for i := range names {
-		end := start + len(prefix) + digits(i+1)
-		names[i], start = all[start:end], end
+		names[i] = a.Number(i+1, prefix)
 	}
 	return names
 }
 
-// digits is the number of decimal digits of n > 0.
-func digits(n int) int {
-	d := 1
-	for ; n >= 10; n /= 10 {
-		d++
+// An Arena keeps the short strings a run makes as it goes (refs, ids) in
+// one growing buffer: a run that names a hundred sends allocates a few
+// blocks for their names, not a hundred strings. A string it returned
+// never changes: the buffer is only ever appended to, and a larger one
+// takes over when it is full (strings.Builder's own guarantee). The zero
+// Arena is ready to use.
+type Arena struct {
+	b strings.Builder
+}
+
+// Grow makes room for n more bytes.
+func (a *Arena) Grow(n int) { a.b.Grow(n) }
+
+// Number returns the parts followed by n in decimal: Number(3, "sender-2",
+// "/") is "sender-2/3".
+func (a *Arena) Number(n int, parts ...string) string {
+	start := a.b.Len()
+	for _, p := range parts {
+		a.b.WriteString(p)
 	}
-	return d
+	var num [20]byte
+	a.b.Write(strconv.AppendInt(num[:0], int64(n), 10))
+	return a.b.String()[start:]
 }
