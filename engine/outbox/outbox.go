@@ -49,10 +49,9 @@ func Run(p Params) (Result, error) {
 		return Result{}, err
 	}
 	s := sim.New(0)
-	// At most 4 events an order, 4 more for the crash: a commit, a publish
-	// and a mark per order, an email or a skip per message on the broker,
-	// which holds each order once and the crashed one twice; the crash and
-	// the restart.
+	// Four events an order (its commit, publish, mark, and email or skip)
+	// and four for the crash (it, the restart, the publish again and its
+	// email or skip).
 	s.Reserve(4*p.Orders+4, 0)
 	var res Result
 	// record records the next event of the story, a Tick after the last.

@@ -7,20 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/retrylab/retrylab/engine/backoff"
-	"github.com/retrylab/retrylab/engine/budget"
-	"github.com/retrylab/retrylab/engine/cas"
-	"github.com/retrylab/retrylab/engine/guard"
-	"github.com/retrylab/retrylab/engine/lease"
-	"github.com/retrylab/retrylab/engine/lock"
-	"github.com/retrylab/retrylab/engine/ordering"
-	"github.com/retrylab/retrylab/engine/outbox"
 	"github.com/retrylab/retrylab/engine/param"
-	"github.com/retrylab/retrylab/engine/payment"
-	"github.com/retrylab/retrylab/engine/saga"
-	"github.com/retrylab/retrylab/engine/sentmarker"
 	"github.com/retrylab/retrylab/engine/sim"
-	"github.com/retrylab/retrylab/engine/storm"
 )
 
 // validated is a model's Params: Validate checks the fields, Raw writes
@@ -38,22 +26,11 @@ type validated interface {
 // parameter checked against another's bounds, and one of these values
 // shows it.
 func TestValidateIsCheck(t *testing.T) {
-	models := map[string]struct {
-		schema param.Schema
-		def    validated
-		// whole: durations are whole seconds only; the model refuses any
-		// other before its schema sees it, since Raw would round it.
-		whole bool
-	}{
-		"backoff": {backoff.Schema, backoff.Defaults(), false}, "budget": {budget.Schema, budget.Defaults(), false},
-		"cas": {cas.Schema, cas.Defaults(), false}, "guard": {guard.Schema, guard.Defaults(), false},
-		"lease": {lease.Schema, lease.Defaults(), true}, "lock": {lock.Schema, lock.Defaults(), false},
-		"ordering": {ordering.Schema, ordering.Defaults(), false}, "outbox": {outbox.Schema, outbox.Defaults(), false},
-		"payment": {payment.Schema, payment.Defaults(), false}, "saga": {saga.Schema, saga.Defaults(), false},
-		"sent-marker": {sentmarker.Schema, sentmarker.Defaults(), false}, "storm": {storm.Schema, storm.Defaults(), false},
-	}
-	for name, m := range models {
-		cands := candidates(m.schema, m.whole)
+	// Durations of these models are whole seconds only: the model refuses
+	// any other before its schema sees it, since Raw would round it.
+	whole := map[string]bool{"lease": true}
+	for name, m := range models() {
+		cands := candidates(m.schema, whole[name])
 		def := reflect.ValueOf(m.def)
 		check := func(p reflect.Value, what string) {
 			t.Helper()

@@ -30,8 +30,9 @@ func New(seed uint64) *Sim {
 	return s
 }
 
-// Reserve makes room for n more events in the trace and in the queue, so
-// that a model that knows or can bound its run's size allocates each once.
+// Reserve makes room for events more events in the trace and queued more
+// in the queue, so that a model that knows or can bound the size of its run
+// allocates each once.
 func (s *Sim) Reserve(events, queued int) {
 	s.Trace = slices.Grow(s.Trace, events)
 	s.queue = slices.Grow(s.queue, queued)
