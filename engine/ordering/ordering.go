@@ -70,7 +70,7 @@ func Run(p Params) (Result, error) {
 	if err := p.Validate(); err != nil {
 		return Result{}, err
 	}
-	s := sim.New(0)
+	var s sim.Sim                  // no randomness in this model
 	s.Reserve(2*len(p.Arrival), 0) // a delivery, then an apply or a skip
 	res := Result{Summary: Summary{Applied: make([]string, 0, len(p.Arrival))}}
 	c := consumer{strategy: p.Strategy, mark: -1}

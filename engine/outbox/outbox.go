@@ -48,7 +48,7 @@ func Run(p Params) (Result, error) {
 	if err := p.Validate(); err != nil {
 		return Result{}, err
 	}
-	s := sim.New(0)
+	var s sim.Sim // no randomness in this model
 	// Four events an order (its commit, publish, mark, and email or skip)
 	// and four for the crash (it, the restart, the publish again and its
 	// email or skip).

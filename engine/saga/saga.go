@@ -93,7 +93,7 @@ func Run(p Params) (Result, error) {
 	if err := p.Validate(); err != nil {
 		return Result{}, err
 	}
-	s := sim.New(0)
+	var s sim.Sim // no randomness in this model
 	// At most: three events a step (the log's started, the call, the
 	// log's done or failed), three for the crash (it, the resume, the call
 	// again) and two a step to undo (the call, the log).

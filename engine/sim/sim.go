@@ -13,7 +13,9 @@ import (
 	"time"
 )
 
-// Sim is one simulation run.
+// Sim is one simulation run. The zero Sim is a run at virtual time 0 that
+// draws no randomness (its Rand is nil): a model that needs none can keep
+// it as a value, which costs no allocation.
 type Sim struct {
 	now   time.Duration
 	seq   uint64
