@@ -97,43 +97,66 @@ func (c *client) attempt(n int) {
 	key := c.key(n)
 	c.s.Record(sim.Event{Kind: EvAttempt, Lane: "client", To: "server", N: n, Ref: key, Say: sayer})
 	c.res.Attempts = n
-	req := Request{Account: Account, Key: key, Body: c.body, Attempt: n}
-	fault := c.fault(n)
-	answered, abandoned := false, false
+	f := &flight{c: c, n: n, req: Request{Account: Account, Key: key, Body: c.body, Attempt: n}, fault: c.fault(n)}
+	f.step, f.timeout = f.trip, f.wait
+	c.s.After(Latency, f.step)
+	c.s.After(Timeout, f.timeout)
+}
 
-	c.s.After(Latency, func() {
-		if fault == LoseRequest {
+// flight is one attempt under way: its request, then its answer, on the
+// network, and the client waiting for it.
+type flight struct {
+	c                   *client
+	n                   int
+	req                 Request
+	fault               Fault
+	leg                 int // 0: the request travels; 1: the server works; 2: the answer travels
+	rep                 Reply
+	answered, abandoned bool
+	step, timeout       func() // trip and wait, made once for the flight
+}
+
+// trip is the end of the flight's current leg.
+func (f *flight) trip() {
+	c := f.c
+	switch f.leg {
+	case 0:
+		if f.fault == LoseRequest {
 			c.s.Record(sim.Event{Kind: EvRequestLost, Lane: "network", Say: sayer})
 			return
 		}
-		c.s.After(Work, func() {
-			rep := c.srv.Pay(req)
-			c.s.After(Latency, func() {
-				if fault == LoseResponse {
-					c.s.Record(sim.Event{Kind: EvResponseLost, Lane: "network", OK: rep.ChargeID != "", Say: sayer})
-					return
-				}
-				if abandoned {
-					return // too late: the client stopped waiting (not with these timings)
-				}
-				answered = true
-				c.answer(rep)
-			})
-		})
-	})
+		f.leg = 1
+		c.s.After(Work, f.step)
+	case 1:
+		f.rep = c.srv.Pay(f.req)
+		f.leg = 2
+		c.s.After(Latency, f.step)
+	case 2:
+		if f.fault == LoseResponse {
+			c.s.Record(sim.Event{Kind: EvResponseLost, Lane: "network", OK: f.rep.ChargeID != "", Say: sayer})
+			return
+		}
+		if f.abandoned {
+			return // too late: the client stopped waiting (not with these timings)
+		}
+		f.answered = true
+		c.answer(f.rep)
+	}
+}
 
-	c.s.After(Timeout, func() {
-		if answered {
-			return
-		}
-		abandoned = true
-		c.s.Record(sim.Event{Kind: EvTimeout, Lane: "client", Say: sayer})
-		if n < c.p.Attempts {
-			c.attempt(n + 1) // at once
-			return
-		}
-		c.s.Record(sim.Event{Kind: EvGiveUp, Lane: "client", N: n, Say: sayer})
-	})
+// wait is the client's timeout for the flight.
+func (f *flight) wait() {
+	c := f.c
+	if f.answered {
+		return
+	}
+	f.abandoned = true
+	c.s.Record(sim.Event{Kind: EvTimeout, Lane: "client", Say: sayer})
+	if f.n < c.p.Attempts {
+		c.attempt(f.n + 1) // at once
+		return
+	}
+	c.s.Record(sim.Event{Kind: EvGiveUp, Lane: "client", N: f.n, Say: sayer})
 }
 
 // answer is the client reading the server's reply: a 201 is a receipt; any
