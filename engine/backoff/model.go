@@ -2,6 +2,7 @@ package backoff
 
 import (
 	"errors"
+	"math/bits"
 	"slices"
 	"strconv"
 	"time"
@@ -88,7 +89,7 @@ func Run(p Params, seed uint64) (Result, error) {
 	if p.Policy == None {
 		err = runLockstep(p, &res)
 	} else {
-		err = runJitter(p, sim.NewRand(seed), &res, radixSort)
+		err = runJitter(p, sim.NewRand(seed), &res)
 	}
 	if err != nil {
 		return Result{}, err
@@ -137,12 +138,12 @@ func runLockstep(p Params, res *Result) error {
 // comes back within its own slot finds the slot full (it is later than the
 // call that failed), so it goes on a small heap of the slot's own, merged in
 // key order. Keys are distinct (each carries its client), so any correct
-// sort gives the same order: a radix sort, which takes a few passes over a
-// bucket instead of a comparison sort's log n; sortKeys is radixSort but
-// in a test, which passes slices.Sort to check that both give the same
-// run. The tests check too that this gives the same run, draw for draw, as
+// sort gives the same order: keySorter's, a pass over a slot's keys into
+// small buckets instead of a comparison sort's log n; sortKeys is
+// keySorter.sort but in a test, which passes slices.Sort to check that
+// both give the same run. The tests check too that this gives the same run, draw for draw, as
 // a plain priority queue.
-func runJitter(p Params, r *sim.Rand, res *Result, sortKeys func(keys, scratch []uint64) []uint64) error {
+func runJitter(p Params, r *sim.Rand, res *Result) error {
 	attempt := make([]int32, p.Clients)
 	var prev []time.Duration
 	if p.Policy == Decorrelated {
@@ -159,9 +160,16 @@ func runJitter(p Params, r *sim.Rand, res *Result, sortKeys func(keys, scratch [
 	for c := range ring[0] {
 		ring[0][c] = uint64(c) // offset 0: everyone calls at t = 0
 	}
+	// ceilings[a] is Ceiling(a, Base, Cap), up to the first attempt that
+	// reaches the cap, which every later attempt shares.
+	ceilings := []time.Duration{p.Base}
+	for c := p.Base; c < p.Cap; {
+		c = min(2*c, p.Cap)
+		ceilings = append(ceilings, c)
+	}
+	keyBits := bits.Len64(uint64(p.Slot-1)<<clientBits | clientMask)
+	var q slotQueue
 	pending, pops := p.Clients, 0 // calls in the ring; calls taken so far
-	var again keyHeap
-	var scratch []uint64 // the radix sort's, reused from slot to slot
 	for slot := 0; pending > 0; slot++ {
 		if slot >= maxSlots {
 			return ErrTooLong
@@ -186,45 +194,177 @@ func runJitter(p Params, r *sim.Rand, res *Result, sortKeys func(keys, scratch [
 			ring[idx] = b[:0]
 			continue
 		}
-		scratch = sortKeys(b, scratch)
-		res.LastServed = start + offset(b[p.Capacity-1])
-		calls := p.Capacity
-		for i := p.Capacity; i < len(b) || len(again) > 0; calls++ {
-			var k uint64
-			if len(again) > 0 && (i == len(b) || again[0] < b[i]) {
-				k = again.pop()
-				if pops++; pops > maxPops {
-					return ErrTooLong
+		q.load(b, keyBits)
+		ring[idx] = b[:0] // nothing lands in its own slot through the ring
+		calls := 0
+		for q.nextBucket() {
+			for q.i < len(q.cur) {
+				k := q.cur[q.i]
+				q.i++
+				if calls++; calls <= p.Capacity {
+					if calls == p.Capacity {
+						res.LastServed = start + offset(k)
+					}
+					continue
 				}
-			} else {
-				k = b[i]
-				i++
+				c := int(k & clientMask)
+				var before time.Duration
+				if prev != nil {
+					before = prev[c]
+				}
+				w := p.Policy.wait(ceilings[min(int(attempt[c]), len(ceilings)-1)], before, p.Base, p.Cap, r)
+				attempt[c]++
+				if prev != nil {
+					prev[c] = w
+				}
+				at := start + offset(k) + w
+				next := int(at / p.Slot)
+				nk := uint64(at-time.Duration(next)*p.Slot)<<clientBits | uint64(c)
+				if next == slot {
+					q.push(nk)
+					if pops++; pops > maxPops {
+						return ErrTooLong
+					}
+					continue
+				}
+				j := next % len(ring)
+				ring[j] = append(ring[j], nk)
+				pending++
 			}
-			c := int(k & clientMask)
-			var before time.Duration
-			if prev != nil {
-				before = prev[c]
-			}
-			w := p.Policy.Wait(int(attempt[c]), before, p.Base, p.Cap, r)
-			attempt[c]++
-			if prev != nil {
-				prev[c] = w
-			}
-			at := start + offset(k) + w
-			next := int(at / p.Slot)
-			nk := uint64(at-time.Duration(next)*p.Slot)<<clientBits | uint64(c)
-			if next == slot {
-				again.push(nk)
-				continue
-			}
-			j := next % len(ring)
-			ring[j] = append(ring[j], nk)
-			pending++
 		}
 		res.count(p, slot, calls, p.Capacity)
-		ring[idx] = b[:0] // nothing lands in its own slot through the ring
 	}
 	return nil
+}
+
+// slotQueue gives a slot's calls in key order, (time, client), while
+// failed calls come back into the slot behind the one being taken (see
+// nextBucket for how to take them). It is a
+// calendar of the slot: keys go to buckets by their top bits, a bucket is
+// sorted when its turn comes, and a call that comes back goes into its
+// bucket, which is then the current one or a later one (it is later than
+// the call that failed). A jittered slot's offsets are spread over the
+// slot, so a bucket holds a few keys and is sorted by insertion; keys that
+// bunch up (everyone calls at t = 0) make a large bucket, which goes to
+// slices.Sort. Its buffers are kept from slot to slot.
+type slotQueue struct {
+	shift  uint      // a key's bucket is key >> shift
+	keys   []uint64  // the slot's keys, in bucket order
+	end    []int32   // where each bucket's keys end in keys
+	head   []int32   // each bucket's last key come back, in back, or -1
+	back   []backKey // the keys come back, linked per bucket
+	d      int       // the bucket being taken
+	cur    []uint64  // its keys, sorted
+	i      int       // the next key in cur
+	owned  []uint64  // cur's own buffer, once a key comes back into it
+	shared bool      // whether cur is a part of keys
+}
+
+type backKey struct {
+	key  uint64
+	next int32 // the bucket's key come back before it, or -1
+}
+
+// load starts a slot of keys, each below 2^keyBits.
+func (q *slotQueue) load(b []uint64, keyBits int) {
+	n := len(b)
+	// Between a quarter and a half as many buckets as keys.
+	bucketBits := min(max(bits.Len(uint(n))-2, 0), keyBits)
+	q.shift = uint(keyBits - bucketBits)
+	buckets := 1 << bucketBits
+	q.end = grow(q.end, buckets)
+	q.head = grow(q.head, buckets)
+	q.keys = grow(q.keys, n)
+	q.back = q.back[:0]
+	count := q.end
+	clear(count)
+	for _, k := range b {
+		count[k>>q.shift]++
+	}
+	sum := int32(0)
+	for d, c := range count {
+		count[d] = sum // where bucket d starts
+		sum += c
+		q.head[d] = -1
+	}
+	for _, k := range b {
+		d := k >> q.shift
+		q.keys[count[d]] = k
+		count[d]++ // where bucket d ends, once every key is placed
+	}
+	q.d, q.cur, q.i = -1, nil, 0
+}
+
+// nextBucket makes the next bucket that has keys the current one, sorted,
+// or reports that there is none: the slot's keys in order are each
+// bucket's cur, from i on, while keys come back into it. The run takes
+// them from cur itself, since a call costs more than taking a key in
+// WebAssembly, and there are millions a run.
+func (q *slotQueue) nextBucket() bool {
+	for q.i == len(q.cur) {
+		if q.d++; q.d == len(q.end) {
+			return false
+		}
+		lo := int32(0)
+		if q.d > 0 {
+			lo = q.end[q.d-1]
+		}
+		q.cur, q.i, q.shared = q.keys[lo:q.end[q.d]], 0, true
+		if h := q.head[q.d]; h >= 0 {
+			q.own()
+			for j := h; j >= 0; j = q.back[j].next {
+				q.cur = append(q.cur, q.back[j].key)
+			}
+		}
+		b := q.cur
+		if len(b) > 16 {
+			slices.Sort(b)
+			continue
+		}
+		for i := 1; i < len(b); i++ { // by insertion, as nearly all are
+			k := b[i]
+			j := i
+			for ; j > 0 && b[j-1] > k; j-- {
+				b[j] = b[j-1]
+			}
+			b[j] = k
+		}
+	}
+	return true
+}
+
+// push puts back a key later than the last one taken.
+func (q *slotQueue) push(k uint64) {
+	d := int(k >> q.shift)
+	if d > q.d {
+		q.back = append(q.back, backKey{key: k, next: q.head[d]})
+		q.head[d] = int32(len(q.back) - 1)
+		return
+	}
+	// Into the bucket being taken, in order among the keys not yet taken.
+	if q.shared {
+		q.own()
+	}
+	q.cur = append(q.cur, k)
+	j := len(q.cur) - 1
+	for ; j > q.i && q.cur[j-1] > k; j-- {
+		q.cur[j] = q.cur[j-1]
+	}
+	q.cur[j] = k
+}
+
+// own moves cur into its own buffer, so that keys can be added to it.
+func (q *slotQueue) own() {
+	q.owned = append(q.owned[:0], q.cur...)
+	q.cur, q.shared = q.owned, false
+}
+
+// grow returns s with length n, reallocated only when it is too short.
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
 }
 
 // A key is a call's offset within its slot, in nanoseconds, above its
@@ -237,59 +377,6 @@ const (
 )
 
 func offset(k uint64) time.Duration { return time.Duration(k >> clientBits) }
-
-// The radix sort's digit: 11 bits, five passes at most over a 54-bit key,
-// and a table of counts that stays in the first-level cache.
-const (
-	radixBits = 11
-	radixMask = 1<<radixBits - 1
-)
-
-// radixSort sorts keys in place, least significant digit first, through
-// scratch, which it grows when it is shorter than keys and returns for the
-// next call. A digit every key shares costs one counting pass and no move,
-// so the passes above the largest key's top bit cost nothing. Short slices
-// go to slices.Sort, for which a pass over a table of counts is too much.
-func radixSort(keys, scratch []uint64) []uint64 {
-	n := len(keys)
-	if n < 256 {
-		slices.Sort(keys)
-		return scratch
-	}
-	if cap(scratch) < n {
-		scratch = make([]uint64, n)
-	}
-	var all uint64
-	for _, k := range keys {
-		all |= k
-	}
-	src, dst := keys, scratch[:n]
-	var count [1 << radixBits]int
-	for shift := uint(0); shift < 64 && all>>shift != 0; shift += radixBits {
-		clear(count[:])
-		for _, k := range src {
-			count[k>>shift&radixMask]++
-		}
-		if count[src[0]>>shift&radixMask] == n {
-			continue // every key has this digit: the order stands
-		}
-		sum := 0
-		for d, c := range count {
-			count[d] = sum
-			sum += c
-		}
-		for _, k := range src {
-			d := k >> shift & radixMask
-			dst[count[d]] = k
-			count[d]++
-		}
-		src, dst = dst, src
-	}
-	if &src[0] != &keys[0] {
-		copy(keys, src)
-	}
-	return scratch
-}
 
 // count records a busy slot in the summary and the trace, and the empty
 // slots before it in PerSlot.
@@ -313,44 +400,4 @@ func (res *Result) count(p Params, slot, calls, served int) {
 func seconds1(d time.Duration) float64 {
 	tenths := (d + 50*time.Millisecond) / (100 * time.Millisecond)
 	return float64(tenths) / 10
-}
-
-// keyHeap is a binary min-heap of keys.
-type keyHeap []uint64
-
-func (h *keyHeap) push(k uint64) {
-	*h = append(*h, k)
-	q := *h
-	for i := len(q) - 1; i > 0; {
-		parent := (i - 1) / 2
-		if q[parent] <= q[i] {
-			break
-		}
-		q[i], q[parent] = q[parent], q[i]
-		i = parent
-	}
-}
-
-func (h *keyHeap) pop() uint64 {
-	q := *h
-	top := q[0]
-	last := len(q) - 1
-	q[0] = q[last]
-	q = q[:last]
-	for i := 0; ; {
-		m := 2*i + 1
-		if m >= len(q) {
-			break
-		}
-		if r := m + 1; r < len(q) && q[r] < q[m] {
-			m = r
-		}
-		if q[i] <= q[m] {
-			break
-		}
-		q[i], q[m] = q[m], q[i]
-		i = m
-	}
-	*h = q
-	return top
 }

@@ -3,6 +3,7 @@ package backoff
 import (
 	"container/heap"
 	"errors"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -364,65 +365,135 @@ func BenchmarkBackoff100k(b *testing.B) {
 	}
 }
 
-// The radix sort orders keys exactly as slices.Sort, the comparison sort
-// runJitter used before it, does: for keys shaped like the model's (an
-// offset within a slot above a client), for keys over all 64 bits, and for
-// keys that share most of their digits, at sizes on both sides of the
-// cut-over to slices.Sort and of a digit's table.
-func TestRadixSortIsSlicesSort(t *testing.T) {
+// slotQueue gives keys in order while later keys are pushed back, exactly
+// as a sorted slice merged with a heap does: for keys shaped like the
+// model's (an offset within a slot above a client), for keys of which most
+// share one instant (everyone calls at t = 0), at sizes on both sides of
+// the buckets' cut-over to slices.Sort, with none, some and many keys
+// pushed back into the current bucket and later ones.
+func TestSlotQueueOrder(t *testing.T) {
+	slot := uint64(100 * time.Millisecond)
+	keyBits := bits.Len64((slot-1)<<clientBits | clientMask)
 	shapes := map[string]func(r *sim.Rand, i int) uint64{
-		"model": func(r *sim.Rand, i int) uint64 {
-			return uint64(r.Intn(int(10*time.Second)))<<clientBits | uint64(i)
+		"spread": func(r *sim.Rand, i int) uint64 { return uint64(r.Intn(int(slot)))<<clientBits | uint64(i) },
+		"bunched": func(r *sim.Rand, i int) uint64 {
+			if r.Intn(10) > 0 {
+				return uint64(i)
+			}
+			return uint64(r.Intn(int(slot)))<<clientBits | uint64(i)
 		},
-		"any":    func(r *sim.Rand, i int) uint64 { return r.Uint64() },
-		"shared": func(r *sim.Rand, i int) uint64 { return 7<<40 | uint64(r.Intn(1<<radixBits)) },
-		"narrow": func(r *sim.Rand, i int) uint64 { return uint64(r.Intn(3)) << 22 },
+		"early": func(r *sim.Rand, i int) uint64 { return uint64(r.Intn(1000))<<clientBits | uint64(i) },
 	}
-	var scratch []uint64
+	var q slotQueue
 	for name, key := range shapes {
-		for seed := uint64(1); seed <= 40; seed++ {
-			r := sim.NewRand(seed)
-			for _, n := range []int{0, 1, 2, 255, 256, 257, 1 << radixBits, 3000, 20_000 + int(seed)} {
-				keys := make([]uint64, n)
-				for i := range keys {
-					keys[i] = key(r, i)
-				}
-				want := slices.Clone(keys)
-				slices.Sort(want)
-				scratch = radixSort(keys, scratch)
-				if !slices.Equal(keys, want) {
-					t.Fatalf("%s keys, seed %d, %d keys: the radix sort's order differs from slices.Sort's", name, seed, n)
+		for _, backs := range []int{0, 1, 3} { // keys pushed back per key taken, at most
+			for seed := uint64(1); seed <= 6; seed++ {
+				r := sim.NewRand(seed)
+				for _, n := range []int{1, 2, 5, 17, 255, 3000, 20_000 + int(seed)} {
+					if n > 3000 && seed > 2 {
+						break
+					}
+					keys := make([]uint64, n)
+					for i := range keys {
+						keys[i] = key(r, i)
+					}
+					want := slices.Clone(keys)
+					slices.Sort(want)
+					var later keyHeap // the reference's keys pushed back
+					q.load(keys, keyBits)
+					next := n // a client number no key has
+					for taken := 0; ; taken++ {
+						k, ok := q.take()
+						var w uint64
+						switch {
+						case len(want) > 0 && (len(later) == 0 || want[0] < later[0]):
+							w, want = want[0], want[1:]
+						case len(later) > 0:
+							w = heap.Pop(&later).(uint64)
+						default:
+							if ok {
+								t.Fatalf("%s, %d keys, seed %d: key %d after the last", name, n, seed, k)
+							}
+						}
+						if !ok {
+							if len(want)+len(later) > 0 {
+								t.Fatalf("%s, %d keys, seed %d: done after %d keys, %d left", name, n, seed, taken, len(want)+len(later))
+							}
+							break
+						}
+						if k != w {
+							t.Fatalf("%s, %d keys, seed %d: key %d is %#x, want %#x", name, n, seed, taken, k, w)
+						}
+						if taken > 4*n {
+							continue
+						}
+						for range r.Intn(backs + 1) {
+							// Later than k, within the slot: often in k's
+							// own bucket, sometimes far on.
+							off := k >> clientBits
+							room := slot - 1 - off
+							if room == 0 {
+								continue
+							}
+							step := uint64(r.Intn(int(min(room, 2000)))) + 1
+							if r.Intn(4) == 0 {
+								step = uint64(r.Intn(int(room))) + 1
+							}
+							b := (off+step)<<clientBits | uint64(next)
+							next++
+							q.push(b)
+							heap.Push(&later, b)
+						}
+					}
 				}
 			}
 		}
 	}
 }
 
-// At the widget's largest setting, 100,000 clients, and at 20,000, every
-// jittered policy gives the run it gave with the comparison sort, seed
-// after seed: the same calls, slots, last call served and trace.
-func TestRadixRunIsComparisonRun(t *testing.T) {
-	comparison := func(keys, scratch []uint64) []uint64 {
-		slices.Sort(keys)
-		return scratch
+// take is the run's way of taking slotQueue's next key, as one call.
+func (q *slotQueue) take() (uint64, bool) {
+	if q.i == len(q.cur) && !q.nextBucket() {
+		return 0, false
 	}
+	k := q.cur[q.i]
+	q.i++
+	return k, true
+}
+
+// keyHeap is a min-heap of keys for container/heap.
+type keyHeap []uint64
+
+func (h keyHeap) Len() int           { return len(h) }
+func (h keyHeap) Less(i, j int) bool { return h[i] < h[j] }
+func (h keyHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *keyHeap) Push(x any)        { *h = append(*h, x.(uint64)) }
+func (h *keyHeap) Pop() any {
+	old := *h
+	k := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return k
+}
+
+// At the widget's largest setting, 100,000 clients, and at 20,000, every
+// jittered policy gives the run of the plain priority queue, seed after
+// seed: the same calls, slots and last call served.
+func TestLargeRunsMatchPlainPriorityQueue(t *testing.T) {
 	for _, clients := range []int{20_000, 100_000} {
 		for _, pol := range Policies {
-			if pol == None {
+			if pol == None || (clients == 100_000 && pol != Full) {
 				continue
 			}
 			p := Defaults()
 			p.Policy, p.Clients = pol, clients
-			for seed := uint64(1); seed <= 4; seed++ {
-				var got, want Result
-				if err := runJitter(p, sim.NewRand(seed), &got, radixSort); err != nil {
+			for seed := uint64(1); seed <= 2; seed++ {
+				got, err := Run(p, seed)
+				if err != nil {
 					t.Fatal(err)
 				}
-				if err := runJitter(p, sim.NewRand(seed), &want, comparison); err != nil {
-					t.Fatal(err)
-				}
-				if got.Calls != want.Calls || got.LastServed != want.LastServed || !slices.Equal(got.PerSlot, want.PerSlot) || !slices.Equal(got.Trace, want.Trace) {
-					t.Errorf("%d clients, %s, seed %d: calls %d, last %v with the radix sort; %d, %v with slices.Sort",
+				want := plainRun(p, seed)
+				if got.Calls != want.Calls || got.LastServed != want.LastServed || !slices.Equal(got.PerSlot, want.PerSlot) {
+					t.Errorf("%d clients, %s, seed %d: calls %d, last %v; plain queue: %d, %v",
 						clients, pol, seed, got.Calls, got.LastServed, want.Calls, want.LastServed)
 				}
 			}

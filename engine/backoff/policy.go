@@ -40,12 +40,16 @@ func Ceiling(attempt int, base, cap time.Duration) time.Duration {
 // Decorrelated (pass base before the first wait). r supplies the jitter and
 // is not used by None.
 func (p Policy) Wait(attempt int, prev, base, cap time.Duration, r *sim.Rand) time.Duration {
+	return p.wait(Ceiling(attempt, base, cap), prev, base, cap, r)
+}
+
+// wait is Wait given the attempt's ceiling, Ceiling(attempt, base, cap).
+func (p Policy) wait(ceiling, prev, base, cap time.Duration, r *sim.Rand) time.Duration {
 	switch p {
 	case Full:
-		return uniform(r, 0, Ceiling(attempt, base, cap))
+		return uniform(r, 0, ceiling)
 	case Equal:
-		c := Ceiling(attempt, base, cap)
-		return c/2 + uniform(r, 0, c-c/2)
+		return ceiling/2 + uniform(r, 0, ceiling-ceiling/2)
 	case Decorrelated:
 		hi := 3 * prev
 		if hi < base {
@@ -53,7 +57,7 @@ func (p Policy) Wait(attempt int, prev, base, cap time.Duration, r *sim.Rand) ti
 		}
 		return min(cap, uniform(r, base, hi))
 	default:
-		return Ceiling(attempt, base, cap)
+		return ceiling
 	}
 }
 
