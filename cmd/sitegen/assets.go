@@ -212,7 +212,7 @@ type compressStats struct {
 const quickLimit = 1 << 20
 
 // compressTree writes a .br and a .gz sibling next to every precompressed
-// file under dir (the module), on all cores. A file under static/ has
+// file under dir's static/ (the module), on all cores. A file under static/ has
 // its hash in its name, so when prev (the previous build's output, possibly
 // absent) already has a sibling of that name it is reused instead of
 // compressed again. quick skips new brotli siblings
@@ -225,7 +225,12 @@ func compressTree(ctx context.Context, dir, prev string, quick, reuseOnly bool) 
 		enc  int // index into encodings
 	}
 	var jobs []job
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+	// The module is under static/: the build walks no page, which it may
+	// be writing meanwhile.
+	err := filepath.WalkDir(filepath.Join(dir, staticDir), func(p string, d fs.DirEntry, err error) error {
+		if errors.Is(err, fs.ErrNotExist) && p == filepath.Join(dir, staticDir) {
+			return filepath.SkipAll
+		}
 		if err != nil || d.IsDir() || !precompressed[filepath.Ext(p)] {
 			return err
 		}

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/retrylab/retrylab/site/markdown"
@@ -186,16 +187,34 @@ func build(ctx context.Context, cfg buildConfig) (stats buildStats, err error) {
 	if err := as.add("retrylab.wasm", wasm); err != nil {
 		return stats, err
 	}
+	// With a cache, Pagefind, which takes far longer than the pages
+	// (about a second), is left for finish: the previous index stands in
+	// until then.
+	stats.Unfinished = cfg.Cache.unfinishedFrom(out)
+
+	// The module's compressed siblings (brotli's best level takes seconds
+	// on it) are made while the pages are rendered and indexed; a failed
+	// build waits for them before it removes the folder.
+	type compressed struct {
+		stats compressStats
+		err   error
+	}
+	packing := make(chan compressed, 1)
+	go func() {
+		cs, err := compressTree(ctx, tmp, out, cfg.Quick, stats.Unfinished)
+		packing <- compressed{cs, err}
+	}()
+	packed := sync.OnceValue(func() compressed { return <-packing })
+	defer func() {
+		cancel()
+		packed()
+	}()
 
 	n, err := renderSite(tmp, filepath.Join(cfg.Root, "site", "templates"), as, sc, cfg.Origin, cfg.Workers)
 	if err != nil {
 		return stats, err
 	}
 	stats.Pages = n
-	// With a cache, Pagefind, which takes far longer than the pages
-	// (about a second), is left for finish: the previous index stands in
-	// until then.
-	stats.Unfinished = cfg.Cache.unfinishedFrom(out)
 	if stats.Unfinished {
 		if err := linkTree(filepath.Join(out, pagefindDir), filepath.Join(tmp, pagefindDir), ""); err != nil {
 			return stats, err
@@ -204,11 +223,11 @@ func build(ctx context.Context, cfg buildConfig) (stats buildStats, err error) {
 		return stats, err
 	}
 
-	cs, err := compressTree(ctx, tmp, out, cfg.Quick, stats.Unfinished)
-	if err != nil {
-		return stats, err
+	cs := packed()
+	if cs.err != nil {
+		return stats, cs.err
 	}
-	stats.Compressed, stats.Reused = cs.Bytes, cs.Reused
+	stats.Compressed, stats.Reused = cs.stats.Bytes, cs.stats.Reused
 	if err := measure(tmp, as, &stats); err != nil {
 		return stats, err
 	}
