@@ -119,6 +119,30 @@ endLevel = 3
 	return files
 }
 
+// pagefindBin is the Pagefind the site generator indexes its pages with,
+// relative to the module root (build/search pins it).
+var pagefindBin = filepath.Join("build", "search", "node_modules", ".bin", "pagefind")
+
+// pagefind indexes the built site at dir as sitegen's build does (its
+// exclusions name sitegen's markup, which Hugo's pages do not have) and
+// returns its wall time.
+func pagefind(ctx context.Context, root, dir string) (time.Duration, error) {
+	bin := filepath.Join(root, pagefindBin)
+	if _, err := os.Stat(bin); err != nil {
+		return 0, fmt.Errorf("no Pagefind at %s (make site installs it)", bin)
+	}
+	cmd := exec.CommandContext(ctx, bin, "--site", dir, "--output-subdir", "pagefind", "--silent")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	start := time.Now()
+	err := cmd.Run()
+	took := time.Since(start)
+	if err != nil {
+		return 0, fmt.Errorf("pagefind --site %s: %v\n%s", dir, err, strings.TrimSpace(out.String()))
+	}
+	return took, nil
+}
+
 // hugoBuild runs Hugo on the site at src into the fresh folder out and
 // returns its wall time.
 func hugoBuild(ctx context.Context, bin, src, out string) (time.Duration, error) {

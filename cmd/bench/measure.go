@@ -505,11 +505,12 @@ type corpusTimes struct {
 	pages int       // the HTML files it wrote
 }
 
-// measureCorpus times sitegen and Hugo (the anchor) on generated corpora
-// of cfg.Corpus articles and of one, each build into a fresh folder, the
-// generators taking turns, and reports for each the pages per second
-// between the two corpora and the time per page, and the ratio of the two
-// generators' times per page.
+// measureCorpus times sitegen and Hugo (the anchor), alone and followed by
+// Pagefind on its pages (the search index sitegen builds for its own), on
+// generated corpora of cfg.Corpus articles and of one, each build into a
+// fresh folder, the generators taking turns. It reports for each the pages
+// per second between the two corpora, and sitegen's time per page against
+// Hugo's, the target, and against Hugo's with Pagefind's.
 func (b *bench) measureCorpus(ctx context.Context, sg *sitegen) {
 	const sec = "sitegen"
 	n := b.cfg.Corpus
@@ -537,6 +538,19 @@ func (b *bench) measureCorpus(ctx context.Context, sg *sitegen) {
 			write: func(dir string, n int) error { return writeFiles(dir, hugoSite(n)) },
 			build: func(ctx context.Context, src, out string) (time.Duration, error) {
 				return hugoBuild(ctx, hugo, src, out)
+			},
+		}, corpusGenerator{
+			// Hugo's pages given the search index sitegen builds for its
+			// own: the same work as sitegen's build.
+			name:  "hugo+pagefind",
+			write: func(dir string, n int) error { return writeFiles(dir, hugoSite(n)) },
+			build: func(ctx context.Context, src, out string) (time.Duration, error) {
+				took, err := hugoBuild(ctx, hugo, src, out)
+				if err != nil {
+					return 0, err
+				}
+				index, err := pagefind(ctx, b.root, out)
+				return took + index, err
 			},
 		})
 	}
@@ -611,6 +625,11 @@ func (b *bench) measureCorpus(ctx context.Context, sg *sitegen) {
 	if ours == 0 || theirs == 0 {
 		return
 	}
+	indexed, r := perPage("hugo+pagefind", "Hugo "+hugoVersion+" and Pagefind: pages per second, the same corpus")
+	if r.Value != nil {
+		r.Note += ": Hugo's build, then Pagefind on its pages, as sitegen's build indexes its own"
+	}
+	b.add(r)
 	b.add(
 		measured(sec, "time per page, sitegen", 1000*ours, "ms"),
 		measured(sec, "time per page, Hugo "+hugoVersion, 1000*theirs, "ms"),
@@ -619,4 +638,9 @@ func (b *bench) measureCorpus(ctx context.Context, sg *sitegen) {
 	ratio.Target = AtMost(1, "≤ 1.00× (at most Hugo's)")
 	ratio.Note = fmt.Sprintf("marginal time per page, the %s-article build less the 1-article build, of each generator in this run", thousands(int64(n)))
 	b.add(ratio)
+	if indexed != 0 {
+		r := measured(sec, "time per page, sitegen against Hugo and Pagefind", ours/indexed, "ratio")
+		r.Note = fmt.Sprintf("the same, Hugo's time per page with Pagefind's on its pages (%s)", formatMs(1000*indexed))
+		b.add(r)
+	}
 }
