@@ -10,6 +10,9 @@ WASM_PKGS = $(shell GOOS=js GOARCH=wasm $(GO) list -deps ./wasm/ | grep '^github
 
 WRANGLER  := build/worker/node_modules/.bin/wrangler
 LIGHTHOUSE := bench/node_modules/.bin/lighthouse
+# Hugo, the anchor of the bench's generator figures, where go install puts it.
+HUGO_VERSION := v0.165.0
+HUGO      := $(or $(shell $(GO) env GOBIN),$(firstword $(subst :, ,$(shell $(GO) env GOPATH)))/bin)/hugo
 PAGEFIND  := build/search/node_modules/.bin/pagefind
 
 .PHONY: serve site test test-go test-wasm lint deps clean bench bench-deps api worker-dev lab
@@ -86,11 +89,15 @@ bench: bench-deps
 	$(GO) run ./cmd/bench
 
 # Chromium and Node.js as for the tests, then Lighthouse into
-# bench/node_modules at the version bench/package.json pins. Without it
-# the bench still runs, and its table says why Lighthouse did not.
+# bench/node_modules at the version bench/package.json pins, and Hugo
+# $(HUGO_VERSION) (several minutes to compile). Without either the bench
+# still runs, and its table says why it did not measure what needs it.
 bench-deps: deps
 	@$(MAKE) --no-print-directory $(LIGHTHOUSE) || \
 	  echo "bench-deps: Lighthouse could not be installed; make bench reports it as not measured" >&2
+	@$(HUGO) version 2>/dev/null | grep -q 'hugo $(HUGO_VERSION)' || \
+	  CGO_ENABLED=0 $(GO) install github.com/gohugoio/hugo@$(HUGO_VERSION) || \
+	  echo "bench-deps: Hugo $(HUGO_VERSION) could not be installed; make bench reports it as not measured" >&2
 
 # No lock file: a dependency of Lighthouse asks for another package at
 # "latest", which a lock file cannot hold still (npm ci refuses it). The

@@ -491,60 +491,156 @@ func (b *bench) measureBackoff(br *browser, base string) {
 	}
 }
 
-// measureCorpus times the generator on generated corpora of cfg.Corpus
-// articles and of one, and reports the pages per second between them.
+// corpusGenerator is a site generator timed on the generated corpus.
+type corpusGenerator struct {
+	name  string
+	write func(dir string, n int) error // the corpus of n articles as its source
+	build func(ctx context.Context, src, out string) (time.Duration, error)
+}
+
+// corpusTimes are a generator's builds of one corpus.
+type corpusTimes struct {
+	n     int
+	times []float64 // wall time of each build, s
+	pages int       // the HTML files it wrote
+}
+
+// measureCorpus times sitegen and Hugo (the anchor), alone and followed by
+// Pagefind on its pages (the search index sitegen builds for its own), on
+// generated corpora of cfg.Corpus articles and of one, each build into a
+// fresh folder, the generators taking turns. It reports for each the pages
+// per second between the two corpora, and sitegen's time per page against
+// Hugo's, the target, and against Hugo's with Pagefind's.
 func (b *bench) measureCorpus(ctx context.Context, sg *sitegen) {
 	const sec = "sitegen"
 	n := b.cfg.Corpus
 	name := fmt.Sprintf("pages per second, corpus of %s articles", thousands(int64(n)))
-	// Both corpora are built quick (no brotli copy of the module) into a
-	// fresh folder each time. A build's fixed costs (linking the module,
-	// which runs beside the articles' conversion, hashing the assets,
-	// compressing the module with gzip) are the whole of the one-article
-	// build: subtracting its time leaves the pages' own, each page
-	// converted, highlighted, its widget run and rendered, written and
-	// compressed with gzip and brotli.
-	type corpus struct {
-		n     int
-		times []float64
-		pages int
+	hugoName := fmt.Sprintf("Hugo %s: pages per second, the same corpus", hugoVersion)
+	// Both sitegen corpora are built quick (no brotli copy of the module).
+	// A build's fixed costs (linking the module, which runs beside the
+	// articles' conversion, hashing the assets, compressing the module
+	// with gzip, Hugo's start) are the whole of the one-article build:
+	// subtracting its time leaves the pages' own, each page converted,
+	// highlighted, its widget run and rendered (Hugo: its widget block
+	// written as code), written, and for sitegen indexed by Pagefind.
+	gens := []corpusGenerator{{
+		name:  "sitegen",
+		write: func(dir string, n int) error { return writeFiles(dir, corpusContent(n)) },
+		build: func(ctx context.Context, src, out string) (time.Duration, error) {
+			took, _, err := sg.build(ctx, src, out, true)
+			return took, err
+		},
+	}}
+	hugo, hugoErr := hugoBin(ctx)
+	if hugoErr == nil {
+		gens = append(gens, corpusGenerator{
+			name:  "hugo",
+			write: func(dir string, n int) error { return writeFiles(dir, hugoSite(n)) },
+			build: func(ctx context.Context, src, out string) (time.Duration, error) {
+				return hugoBuild(ctx, hugo, src, out)
+			},
+		}, corpusGenerator{
+			// Hugo's pages given the search index sitegen builds for its
+			// own: the same work as sitegen's build.
+			name:  "hugo+pagefind",
+			write: func(dir string, n int) error { return writeFiles(dir, hugoSite(n)) },
+			build: func(ctx context.Context, src, out string) (time.Duration, error) {
+				took, err := hugoBuild(ctx, hugo, src, out)
+				if err != nil {
+					return 0, err
+				}
+				index, err := pagefind(ctx, b.root, out)
+				return took + index, err
+			},
+		})
 	}
-	corpora := []*corpus{{n: 1}, {n: n}}
-	for _, c := range corpora {
-		dir := filepath.Join(b.tmp, fmt.Sprintf("corpus-%d", c.n))
-		if err := writeFiles(dir, corpusContent(c.n)); err != nil {
-			b.add(missing(sec, name, err.Error()))
-			return
-		}
-		for i := 0; i < b.cfg.Builds; i++ {
-			b.logf("building the %d-article corpus (%d of %d)", c.n, i+1, b.cfg.Builds)
-			out := filepath.Join(b.tmp, fmt.Sprintf("corpus-%d-site", c.n))
-			took, _, err := sg.build(ctx, dir, out, true)
-			if err != nil {
-				b.add(missing(sec, name, err.Error()))
-				return
+	times := map[string][]*corpusTimes{}
+	failed := map[string]error{}
+	for _, g := range gens {
+		for _, c := range []int{1, n} {
+			dir := filepath.Join(b.tmp, fmt.Sprintf("corpus-%s-%d", g.name, c))
+			if err := g.write(dir, c); err != nil {
+				failed[g.name] = err
 			}
-			if c.pages, err = countPages(out); err != nil {
-				b.add(missing(sec, name, err.Error()))
-				return
-			}
-			os.RemoveAll(out)
-			c.times = append(c.times, took.Seconds())
+			times[g.name] = append(times[g.name], &corpusTimes{n: c})
 		}
 	}
-	small, big := corpora[0], corpora[1]
-	dt := median(big.times) - median(small.times)
-	if dt <= 0 {
-		b.add(missing(sec, name, "the large corpus built no slower than the small one"))
+	for i := 0; i < b.cfg.Builds; i++ {
+		for _, g := range gens {
+			for _, c := range times[g.name] {
+				if failed[g.name] != nil {
+					continue
+				}
+				b.logf("%s: building the %d-article corpus (%d of %d)", g.name, c.n, i+1, b.cfg.Builds)
+				src := filepath.Join(b.tmp, fmt.Sprintf("corpus-%s-%d", g.name, c.n))
+				out := src + "-site"
+				took, err := g.build(ctx, src, out)
+				if err == nil {
+					c.pages, err = countPages(out)
+				}
+				os.RemoveAll(out)
+				if err != nil {
+					failed[g.name] = err
+					continue
+				}
+				c.times = append(c.times, took.Seconds())
+			}
+		}
+	}
+
+	// perPage is a generator's marginal seconds per page, with the row of
+	// its pages per second.
+	perPage := func(g, measure string) (float64, Row) {
+		if err := failed[g]; err != nil {
+			return 0, missing(sec, measure, err.Error())
+		}
+		small, big := times[g][0], times[g][1]
+		dt := median(big.times) - median(small.times)
+		pages := big.pages - small.pages
+		if dt <= 0 || pages <= 0 {
+			return 0, missing(sec, measure, fmt.Sprintf("the large corpus (%d pages) built no slower than the small one (%d pages)", big.pages, small.pages))
+		}
+		r := measured(sec, measure, float64(pages)/dt, "pages/s")
+		r.Note = fmt.Sprintf("(%s − %d pages) / (%.2f s − %.2f s)", thousands(int64(big.pages)), small.pages, median(big.times), median(small.times))
+		if b.cfg.Builds > 1 {
+			r.Note += fmt.Sprintf(", medians of %d builds each", b.cfg.Builds)
+		}
+		r.Detail = map[string]any{"small_s": small.times, "large_s": big.times, "small_pages": small.pages, "large_pages": big.pages}
+		return dt / float64(pages), r
+	}
+	ours, r := perPage("sitegen", name)
+	if r.Value != nil {
+		r.Note += ": a 1-article build's fixed costs, the module's link among them, subtracted; the search index (Pagefind) included"
+	}
+	b.add(r)
+	if hugoErr != nil {
+		b.add(missing(sec, hugoName, hugoErr.Error()))
 		return
 	}
-	pages := big.pages - small.pages
-	r := measured(sec, name, float64(pages)/dt, "pages/s")
-	r.Note = fmt.Sprintf("(%s − %d pages) / (%.2f s − %.2f s): a 1-article build's fixed costs, the module's link among them, subtracted",
-		thousands(int64(big.pages)), small.pages, median(big.times), median(small.times))
-	if b.cfg.Builds > 1 {
-		r.Note += fmt.Sprintf("; median of %d builds each", b.cfg.Builds)
+	theirs, r := perPage("hugo", hugoName)
+	if r.Value != nil {
+		r.Note += ": its own layout of the same pages (single, list, table of contents, highlighting with classes), the widget blocks as code, no search index"
 	}
-	r.Detail = map[string]any{"small_s": small.times, "large_s": big.times, "small_pages": small.pages, "large_pages": big.pages}
 	b.add(r)
+	if ours == 0 || theirs == 0 {
+		return
+	}
+	indexed, r := perPage("hugo+pagefind", "Hugo "+hugoVersion+" and Pagefind: pages per second, the same corpus")
+	if r.Value != nil {
+		r.Note += ": Hugo's build, then Pagefind on its pages, as sitegen's build indexes its own"
+	}
+	b.add(r)
+	b.add(
+		measured(sec, "time per page, sitegen", 1000*ours, "ms"),
+		measured(sec, "time per page, Hugo "+hugoVersion, 1000*theirs, "ms"),
+	)
+	ratio := measured(sec, "time per page, sitegen against Hugo", ours/theirs, "ratio")
+	ratio.Target = AtMost(1, "≤ 1.00× (at most Hugo's)")
+	ratio.Note = fmt.Sprintf("marginal time per page, the %s-article build less the 1-article build, of each generator in this run", thousands(int64(n)))
+	b.add(ratio)
+	if indexed != 0 {
+		r := measured(sec, "time per page, sitegen against Hugo and Pagefind", ours/indexed, "ratio")
+		r.Note = fmt.Sprintf("the same, Hugo's time per page with Pagefind's on its pages (%s)", formatMs(1000*indexed))
+		b.add(r)
+	}
 }

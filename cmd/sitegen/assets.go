@@ -156,15 +156,24 @@ func wasmExec(ctx context.Context) ([]byte, error) {
 	return nil, fmt.Errorf("wasm_exec.js not found in %s/lib/wasm", goroot)
 }
 
-// compressible are the extensions that get precompressed .br and .gz
-// siblings: text formats, and the module (Go's wasm shrinks to about a
+// compressible are the extensions served compressed when the request
+// accepts it: text formats, and the module (Go's wasm shrinks to about a
 // fifth with brotli: 2,855,568 bytes to 617,795 when measured).
 var compressible = map[string]bool{
 	".wasm": true, ".js": true, ".css": true, ".html": true, ".svg": true, ".json": true,
 }
 
-// encodings are the precompressed siblings written for each compressible
-// file, by suffix.
+// precompressed are the extensions a build writes .br and .gz siblings
+// for: the module alone. Netlify compresses every response itself, on the
+// fly, so a sibling of a page was never served there; the local servers
+// compress the other files when first asked (compressCache). The module
+// is the exception: brotli's best level takes seconds on it, too long for
+// a first request, and the module's budget test and the bench read its
+// compressed sizes from the siblings.
+var precompressed = map[string]bool{".wasm": true}
+
+// encodings are the siblings written for each precompressed file, by
+// suffix, and the copies the local servers make of the others.
 var encodings = []struct {
 	suffix string
 	write  func(w io.Writer, data []byte) error
@@ -202,13 +211,11 @@ type compressStats struct {
 // every other file is under 64 KiB and takes milliseconds.
 const quickLimit = 1 << 20
 
-// compressTree writes a .br and a .gz sibling next to every compressible file
-// under dir, on all cores, the largest files first so the module (by far the
-// slowest at brotli's best level) starts at once. A file under static/ has
+// compressTree writes a .br and a .gz sibling next to every precompressed
+// file under dir's static/ (the module), on all cores. A file under static/ has
 // its hash in its name, so when prev (the previous build's output, possibly
 // absent) already has a sibling of that name it is reused instead of
-// compressed again; so is the sibling of any other file whose bytes are
-// those of prev's file of the same name. quick skips new brotli siblings
+// compressed again. quick skips new brotli siblings
 // of files over quickLimit; reuseOnly makes no sibling at all, only
 // reuses (a build whose finish is left for later: see buildCache).
 func compressTree(ctx context.Context, dir, prev string, quick, reuseOnly bool) (compressStats, error) {
@@ -218,8 +225,13 @@ func compressTree(ctx context.Context, dir, prev string, quick, reuseOnly bool) 
 		enc  int // index into encodings
 	}
 	var jobs []job
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !compressible[filepath.Ext(p)] {
+	// The module is under static/: the build walks no page, which it may
+	// be writing meanwhile.
+	err := filepath.WalkDir(filepath.Join(dir, staticDir), func(p string, d fs.DirEntry, err error) error {
+		if errors.Is(err, fs.ErrNotExist) && p == filepath.Join(dir, staticDir) {
+			return filepath.SkipAll
+		}
+		if err != nil || d.IsDir() || !precompressed[filepath.Ext(p)] {
 			return err
 		}
 		info, err := d.Info()
@@ -286,34 +298,19 @@ func compressFile(dir, prev, rel string, enc int, create bool) (int64, bool, err
 	e := encodings[enc]
 	src := filepath.Join(dir, filepath.FromSlash(rel))
 	dst := src + e.suffix
-	var data []byte
-	if prev != "" {
-		// A file under static/ has its hash in its name; another is the
-		// same when its bytes are.
-		old := filepath.Join(prev, filepath.FromSlash(rel))
-		same := strings.HasPrefix(rel, staticDir+"/")
-		if !same {
-			var err error
-			if data, err = os.ReadFile(src); err != nil {
-				return 0, false, err
-			}
-			prevData, err := os.ReadFile(old)
-			same = err == nil && bytes.Equal(data, prevData)
-		}
-		if same {
-			if n, err := reuse(old+e.suffix, dst); err == nil {
-				return n, true, nil
-			}
+	// A file under static/ has its hash in its name: the same name is the
+	// same bytes.
+	if prev != "" && strings.HasPrefix(rel, staticDir+"/") {
+		if n, err := reuse(filepath.Join(prev, filepath.FromSlash(rel))+e.suffix, dst); err == nil {
+			return n, true, nil
 		}
 	}
 	if !create {
 		return 0, false, nil
 	}
-	if data == nil {
-		var err error
-		if data, err = os.ReadFile(src); err != nil {
-			return 0, false, err
-		}
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return 0, false, err
 	}
 	var buf bytes.Buffer
 	if err := e.write(&buf, data); err != nil {

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/retrylab/retrylab/site/markdown"
@@ -41,6 +42,10 @@ type buildConfig struct {
 	// (serve's rebuilds after an edit that changes no Go code): see
 	// buildCache.
 	Cache *buildCache
+	// Workers is how many articles are converted, and pages rendered, at
+	// once: 0 for GOMAXPROCS, 1 for one at a time. The pages are the same
+	// byte for byte whatever it is (TestParallelBuildIsSerial).
+	Workers int
 }
 
 // defaultOrigin is the origin of `sitegen serve` at its default address,
@@ -67,8 +72,7 @@ type buildStats struct {
 	Wasm       struct{ Raw, Gzip, Brotli int64 }
 	Took       time.Duration
 	Warning    string // something to tell, though the build succeeded
-	// Unfinished: the search index is the previous build's, and the
-	// changed files have no compressed siblings yet, until finish.
+	// Unfinished: the search index is the previous build's until finish.
 	Unfinished bool
 }
 
@@ -78,11 +82,11 @@ func (s buildStats) String() string {
 	if s.Wasm.Brotli == 0 {
 		br = "no brotli (quick)"
 	}
-	line := fmt.Sprintf("%d pages, %d assets, %s (+%s .br/.gz, %d reused); wasm %s, %s gzip, %s; %.2fs",
+	line := fmt.Sprintf("%d pages, %d assets, %s (+%s .br/.gz of the module, %d reused); wasm %s, %s gzip, %s; %.2fs",
 		s.Pages, s.Assets, size(s.Bytes), size(s.Compressed), s.Reused,
 		size(s.Wasm.Raw), size(s.Wasm.Gzip), br, s.Took.Seconds())
 	if s.Unfinished {
-		line += " (search index and compressed copies to follow)"
+		line += " (search index to follow)"
 	}
 	if s.Warning != "" {
 		line += "\nwarning: " + s.Warning
@@ -141,7 +145,7 @@ func build(ctx context.Context, cfg buildConfig) (stats buildStats, err error) {
 	wasmDone := make(chan error, 1)
 	go func() { wasmDone <- cfg.Cache.buildWasm(ctx, cfg.Root, wasmFile) }()
 
-	sc, err := readContent(cfg.Root, cfg.Content, cfg.Origin, cfg.Cache)
+	sc, err := readContent(cfg.Root, cfg.Content, cfg.Origin, cfg.Cache, cfg.Workers)
 	if err != nil {
 		cancel()
 		<-wasmDone
@@ -183,18 +187,34 @@ func build(ctx context.Context, cfg buildConfig) (stats buildStats, err error) {
 	if err := as.add("retrylab.wasm", wasm); err != nil {
 		return stats, err
 	}
+	// With a cache, Pagefind, which takes far longer than the pages
+	// (about a second), is left for finish: the previous index stands in
+	// until then.
+	stats.Unfinished = cfg.Cache.unfinishedFrom(out)
 
-	n, err := renderSite(tmp, filepath.Join(cfg.Root, "site", "templates"), as, sc, cfg.Origin)
+	// The module's compressed siblings (brotli's best level takes seconds
+	// on it) are made while the pages are rendered and indexed; a failed
+	// build waits for them before it removes the folder.
+	type compressed struct {
+		stats compressStats
+		err   error
+	}
+	packing := make(chan compressed, 1)
+	go func() {
+		cs, err := compressTree(ctx, tmp, out, cfg.Quick, stats.Unfinished)
+		packing <- compressed{cs, err}
+	}()
+	packed := sync.OnceValue(func() compressed { return <-packing })
+	defer func() {
+		cancel()
+		packed()
+	}()
+
+	n, err := renderSite(tmp, filepath.Join(cfg.Root, "site", "templates"), as, sc, cfg.Origin, cfg.Workers)
 	if err != nil {
 		return stats, err
 	}
 	stats.Pages = n
-	// With a cache, Pagefind and the compression of changed files, which
-	// take far longer than the pages (Pagefind about a second, brotli's
-	// best level a few hundred milliseconds for a long article), are left
-	// for finish: the previous index stands in until then, and a file
-	// with no sibling is served as it is.
-	stats.Unfinished = cfg.Cache.unfinishedFrom(out)
 	if stats.Unfinished {
 		if err := linkTree(filepath.Join(out, pagefindDir), filepath.Join(tmp, pagefindDir), ""); err != nil {
 			return stats, err
@@ -203,11 +223,11 @@ func build(ctx context.Context, cfg buildConfig) (stats buildStats, err error) {
 		return stats, err
 	}
 
-	cs, err := compressTree(ctx, tmp, out, cfg.Quick, stats.Unfinished)
-	if err != nil {
-		return stats, err
+	cs := packed()
+	if cs.err != nil {
+		return stats, cs.err
 	}
-	stats.Compressed, stats.Reused = cs.Bytes, cs.Reused
+	stats.Compressed, stats.Reused = cs.stats.Bytes, cs.stats.Reused
 	if err := measure(tmp, as, &stats); err != nil {
 		return stats, err
 	}
@@ -336,12 +356,13 @@ type siteContent struct {
 	Images   map[string]string // URL path -> file (listContent)
 }
 
-// readContent converts every content/*.md and the authors' guide; the
-// widgets' embed snippets name origin. It refuses what content/ must not
-// hold (listContent, checkNames) and every link or image that names
-// nothing the site will have. The errors of all files are returned
-// together, each as "file:line: what".
-func readContent(root, dir, origin string, cache *buildCache) (*siteContent, error) {
+// readContent converts every content/*.md, on up to workers goroutines at
+// once (forEach), and the authors' guide; the widgets' embed snippets name
+// origin. It refuses what content/ must not hold (listContent,
+// checkNames) and every link or image that names nothing the site will
+// have. The errors of all files are returned together, in the files'
+// order, each as "file:line: what".
+func readContent(root, dir, origin string, cache *buildCache, workers int) (*siteContent, error) {
 	rules, err := loadHeaders(filepath.Join(root, "netlify.toml"))
 	if err != nil {
 		return nil, err
@@ -365,29 +386,17 @@ func readContent(root, dir, origin string, cache *buildCache) (*siteContent, err
 		markdown.WithWidgetOptions(markdown.EmbedOrigin(origin)),
 		markdown.WithLiveOptions(live...)))
 	sc := &siteContent{Images: cf.Images}
-	for _, f := range cf.Articles {
-		src, err := os.ReadFile(f)
-		if err != nil {
-			errs = append(errs, err)
-			continue
+	articles := make([]*article, len(cf.Articles))
+	failed := make([]error, len(cf.Articles))
+	forEach(len(cf.Articles), workers, func(i int) {
+		articles[i], failed[i] = readArticle(root, cf.Articles[i], conv, cache)
+	})
+	for i, a := range articles {
+		if failed[i] != nil {
+			errs = append(errs, failed[i])
+		} else {
+			sc.Articles = append(sc.Articles, a)
 		}
-		name := displayPath(root, f)
-		page, err := conv.Convert(name, src)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		slug := strings.TrimSuffix(filepath.Base(f), ".md")
-		a := &article{Page: page, URL: "/" + slug + "/", File: slug + "/index.html",
-			Minutes: readingMinutes(src), HTML: cache.label(page)}
-		if slug == "index" {
-			a.URL, a.File = "/", "index.html"
-		}
-		if page.Title == "" {
-			errs = append(errs, fmt.Errorf("%s: no title in the front matter", name))
-			continue
-		}
-		sc.Articles = append(sc.Articles, a)
 	}
 	chapters := map[string]string{}
 	for _, a := range sc.Articles {
@@ -409,6 +418,29 @@ func readContent(root, dir, origin string, cache *buildCache) (*siteContent, err
 		return nil, err
 	}
 	return sc, nil
+}
+
+// readArticle converts the article in file f with conv.
+func readArticle(root, f string, conv converter, cache *buildCache) (*article, error) {
+	src, err := os.ReadFile(f)
+	if err != nil {
+		return nil, err
+	}
+	name := displayPath(root, f)
+	page, err := conv.Convert(name, src)
+	if err != nil {
+		return nil, err
+	}
+	if page.Title == "" {
+		return nil, fmt.Errorf("%s: no title in the front matter", name)
+	}
+	slug := strings.TrimSuffix(filepath.Base(f), ".md")
+	a := &article{Page: page, URL: "/" + slug + "/", File: slug + "/index.html",
+		Minutes: readingMinutes(src), HTML: cache.label(page)}
+	if slug == "index" {
+		a.URL, a.File = "/", "index.html"
+	}
+	return a, nil
 }
 
 // newSiteMap lists what the site built from sc will serve, for checking
@@ -562,9 +594,10 @@ func sortArticles(as []*article) {
 }
 
 // renderSite writes every page, an embed page for every widget and
-// 404.html into dir, and returns how many HTML files it wrote. The embed
-// snippets in the pages name origin.
-func renderSite(dir, templates string, as *assets, sc *siteContent, origin string) (int, error) {
+// 404.html into dir, on up to workers goroutines at once (forEach), and
+// returns how many HTML files it wrote. The embed snippets in the pages
+// name origin.
+func renderSite(dir, templates string, as *assets, sc *siteContent, origin string, workers int) (int, error) {
 	pages := sc.Articles
 	layouts, err := loadTemplates(templates, template.FuncMap{"asset": as.url, "selectors": widget.Selectors})
 	if err != nil {
@@ -588,23 +621,14 @@ func renderSite(dir, templates string, as *assets, sc *siteContent, origin strin
 	}
 
 	var errs []error
-	n := 0
+	// The pages are listed first and rendered together at the end.
+	type page struct {
+		file, layout string
+		d            *pageData
+	}
+	var queue []page
 	write := func(file, layout string, d *pageData) {
-		var buf bytes.Buffer
-		if err := layouts[layout].ExecuteTemplate(&buf, entryTemplate(layout), d); err != nil {
-			errs = append(errs, fmt.Errorf("rendering %s with %s.html: %w", file, layout, err))
-			return
-		}
-		dst := filepath.Join(dir, filepath.FromSlash(file))
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			errs = append(errs, err)
-			return
-		}
-		if err := os.WriteFile(dst, buf.Bytes(), 0o644); err != nil {
-			errs = append(errs, err)
-			return
-		}
-		n++
+		queue = append(queue, page{file, layout, d})
 	}
 	for _, p := range pages {
 		d := articleData(p, origin)
@@ -656,6 +680,18 @@ func renderSite(dir, templates string, as *assets, sc *siteContent, origin strin
 		Search:      true,
 		Canonical:   origin + "/search/",
 	})
+	failed := make([]error, len(queue))
+	forEach(len(queue), workers, func(i int) {
+		failed[i] = renderPage(dir, layouts, queue[i].file, queue[i].layout, queue[i].d)
+	})
+	n := 0
+	for _, err := range failed {
+		if err != nil {
+			errs = append(errs, err)
+		} else {
+			n++
+		}
+	}
 	for _, f := range []struct {
 		name string
 		data func() ([]byte, error)
@@ -672,6 +708,19 @@ func renderSite(dir, templates string, as *assets, sc *siteContent, origin strin
 		}
 	}
 	return n, errors.Join(errs...)
+}
+
+// renderPage executes layout with d and writes the page to dir/file.
+func renderPage(dir string, layouts map[string]*template.Template, file, layout string, d *pageData) error {
+	var buf bytes.Buffer
+	if err := layouts[layout].ExecuteTemplate(&buf, entryTemplate(layout), d); err != nil {
+		return fmt.Errorf("rendering %s with %s.html: %w", file, layout, err)
+	}
+	dst := filepath.Join(dir, filepath.FromSlash(file))
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(dst, buf.Bytes(), 0o644)
 }
 
 // articleData is what page p of markdown is rendered with; the home

@@ -73,11 +73,17 @@ func TestBuildRealSite(t *testing.T) {
 		}
 	}
 
-	// Every compressible file has .br and .gz siblings that decompress to it.
+	// The module has .br and .gz siblings that decompress to it; no other
+	// file has any (Netlify and the local servers compress them).
+	modules := 0
 	walkFiles(t, out, func(p string, data []byte) {
-		if !compressible[filepath.Ext(p)] {
+		if ext := filepath.Ext(p); (ext == ".br" || ext == ".gz") && !precompressed[filepath.Ext(strings.TrimSuffix(p, ext))] {
+			t.Errorf("%s: a compressed copy of a file the servers compress themselves", p)
+		}
+		if !precompressed[filepath.Ext(p)] {
 			return
 		}
+		modules++
 		for _, enc := range []struct {
 			suffix string
 			open   func(io.Reader) (io.Reader, error)
@@ -104,6 +110,9 @@ func TestBuildRealSite(t *testing.T) {
 			}
 		}
 	})
+	if modules != 1 {
+		t.Errorf("%d modules with compressed siblings, want 1", modules)
+	}
 
 	// The layout loads the hashed assets: stylesheets, the icon, the loader
 	// with the module's and wasm_exec.js's URLs, and noscript.css inside
@@ -317,18 +326,23 @@ func TestHashedName(t *testing.T) {
 	}
 }
 
-// TestCompressTreeReuses: a hashed sibling from the previous build is taken
-// as is (the same name means the same content); a page, whose name does
-// not change with its content, is always compressed afresh.
+// TestCompressTreeReuses: the module's siblings from the previous build are
+// taken as they are (the same hashed name means the same content), a new
+// module's are made, and no other file gets any.
 func TestCompressTreeReuses(t *testing.T) {
 	dir, prev := t.TempDir(), t.TempDir()
 	big := bytes.Repeat([]byte("retry with the same key; "), 2000) // 50,000 bytes
 	files := map[string][]byte{
-		"index.html":                []byte("<!doctype html><p>hello hello hello</p>"),
-		"static/app.0123abcd.js":    big,
-		"static/new.89abcdef.css":   big,
-		"static/photo.01234567.png": big,                   // not compressible: no siblings
-		"static/huge.76543210.wasm": bytes.Repeat(big, 21), // 1,050,000 bytes > quickLimit
+		"index.html":                 []byte("<!doctype html><p>hello hello hello</p>"),
+		"static/app.0123abcd.js":     big,
+		"static/old.0123abcd.wasm":   big,
+		"static/new.89abcdef.wasm":   big,
+		"static/huge.76543210.wasm":  bytes.Repeat(big, 21), // 1,050,000 bytes > quickLimit
+		"static/photo.01234567.png":  big,
+		"static/style.fedcba98.css":  big,
+		"embed/payment/index.html":   big,
+		"pagefind/pagefind-ui.json":  big,
+		"static/other.00000000.wasm": nil, // empty, still a module
 	}
 	for name, data := range files {
 		p := filepath.Join(dir, filepath.FromSlash(name))
@@ -337,8 +351,9 @@ func TestCompressTreeReuses(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// The previous build has siblings for app.js and for index.html.
-	for _, name := range []string{"static/app.0123abcd.js.br", "static/app.0123abcd.js.gz", "index.html.br"} {
+	// The previous build has the siblings of old.wasm, and one of
+	// index.html, which must not come back.
+	for _, name := range []string{"static/old.0123abcd.wasm.br", "static/old.0123abcd.wasm.gz", "index.html.br"} {
 		p := filepath.Join(prev, filepath.FromSlash(name))
 		os.MkdirAll(filepath.Dir(p), 0o755)
 		if err := os.WriteFile(p, []byte("previous "+name), 0o644); err != nil {
@@ -350,26 +365,35 @@ func TestCompressTreeReuses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := readFile(t, filepath.Join(dir, "static/app.0123abcd.js.br")); got != "previous static/app.0123abcd.js.br" {
-		t.Errorf("app.js.br was not reused: %.40q", got)
+	if got := readFile(t, filepath.Join(dir, "static/old.0123abcd.wasm.br")); got != "previous static/old.0123abcd.wasm.br" {
+		t.Errorf("old.wasm.br was not reused: %.40q", got)
 	}
-	if got := readFile(t, filepath.Join(dir, "index.html.br")); strings.HasPrefix(got, "previous") {
-		t.Error("index.html.br was reused, though a page's name does not change with it")
+	want := map[string]bool{
+		"static/old.0123abcd.wasm.br": true, "static/old.0123abcd.wasm.gz": true,
+		"static/new.89abcdef.wasm.br": true, "static/new.89abcdef.wasm.gz": true,
+		// quick: the module over quickLimit gets its .gz but no new .br.
+		"static/huge.76543210.wasm.gz":  true,
+		"static/other.00000000.wasm.br": true, "static/other.00000000.wasm.gz": true,
 	}
-	for _, name := range []string{"static/new.89abcdef.css.br", "static/new.89abcdef.css.gz", "index.html.gz", "static/huge.76543210.wasm.gz"} {
-		if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(name))); err != nil {
-			t.Errorf("missing %s: %v", name, err)
+	got := map[string]bool{}
+	walkFiles(t, dir, func(p string, _ []byte) {
+		if ext := filepath.Ext(p); ext == ".br" || ext == ".gz" {
+			rel, _ := filepath.Rel(dir, p)
+			got[filepath.ToSlash(rel)] = true
+		}
+	})
+	for name := range want {
+		if !got[name] {
+			t.Errorf("missing %s", name)
 		}
 	}
-	// quick: the file over quickLimit gets its .gz but no new .br.
-	for _, name := range []string{"static/huge.76543210.wasm.br", "static/photo.01234567.png.br", "static/photo.01234567.png.gz"} {
-		if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(name))); err == nil {
+	for name := range got {
+		if !want[name] {
 			t.Errorf("%s was written", name)
 		}
 	}
-	// 4 compressible files * 2 siblings, less the quick .br: 7, 2 of them reused.
-	if stats.Files != 7 || stats.Reused != 2 {
-		t.Errorf("stats %+v, want 7 files, 2 reused", stats)
+	if stats.Files != len(want) || stats.Reused != 2 {
+		t.Errorf("stats %+v, want %d files, 2 reused", stats, len(want))
 	}
 }
 

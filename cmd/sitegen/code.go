@@ -6,8 +6,12 @@ import (
 	"strings"
 )
 
-// codeBlock matches a highlighted code block as site/markdown writes it.
-var codeBlock = regexp.MustCompile(`(?s)<pre tabindex="0" class="chroma">.*?</pre>`)
+// A highlighted code block as site/markdown writes it runs from preOpen to
+// the first preClose after it.
+const (
+	preOpen  = `<pre tabindex="0" class="chroma">`
+	preClose = `</pre>`
+)
 
 var tag = regexp.MustCompile(`<[^>]*>`)
 
@@ -16,27 +20,52 @@ var tag = regexp.MustCompile(`<[^>]*>`)
 // blocks of an HTTP exchange: a block that runs curl is the "Request",
 // the block after it the "Response"; a block of another command ("go run",
 // "make") is a "Command", the block after it its "Output".
+//
+// The blocks are found by scanning: a regular expression over every body
+// took a tenth of a 1,000-article build's time.
 func labelCode(body string) string {
+	var b strings.Builder
+	b.Grow(len(body) + len(body)/8)
 	prev := ""
-	return codeBlock.ReplaceAllStringFunc(body, func(pre string) string {
-		first := firstLine(html.UnescapeString(tag.ReplaceAllString(pre, "")))
-		label := ""
-		switch {
-		case strings.HasPrefix(first, "curl ") || strings.HasPrefix(first, "$ curl "):
-			label = "Request"
-		case prev == "Request" || strings.HasPrefix(first, "HTTP/"):
-			label = "Response"
-		case strings.HasPrefix(first, "go run ") || strings.HasPrefix(first, "make "):
-			label = "Command"
-		case prev == "Command":
-			label = "Output"
+	for {
+		i := strings.Index(body, preOpen)
+		if i < 0 {
+			break
 		}
-		prev = label
-		if label == "" {
-			return `<div class="code">` + pre + `</div>`
+		n := strings.Index(body[i:], preClose)
+		if n < 0 {
+			break
 		}
-		return `<div class="code labelled" data-label="` + strings.ToLower(label) + `"><p class="code-label">` + label + `</p>` + pre + `</div>`
-	})
+		end := i + n + len(preClose)
+		b.WriteString(body[:i])
+		prev = writeLabelled(&b, body[i:end], prev)
+		body = body[end:]
+	}
+	b.WriteString(body)
+	return b.String()
+}
+
+// writeLabelled writes the code block pre wrapped and labelled, given the
+// label of the block before it, and returns its own ("" for none).
+func writeLabelled(b *strings.Builder, pre, prev string) string {
+	first := firstLine(html.UnescapeString(tag.ReplaceAllString(pre, "")))
+	label := ""
+	switch {
+	case strings.HasPrefix(first, "curl ") || strings.HasPrefix(first, "$ curl "):
+		label = "Request"
+	case prev == "Request" || strings.HasPrefix(first, "HTTP/"):
+		label = "Response"
+	case strings.HasPrefix(first, "go run ") || strings.HasPrefix(first, "make "):
+		label = "Command"
+	case prev == "Command":
+		label = "Output"
+	}
+	if label == "" {
+		b.WriteString(`<div class="code">` + pre + `</div>`)
+	} else {
+		b.WriteString(`<div class="code labelled" data-label="` + strings.ToLower(label) + `"><p class="code-label">` + label + `</p>` + pre + `</div>`)
+	}
+	return label
 }
 
 // firstLine is the first line of s that is not blank, trimmed.

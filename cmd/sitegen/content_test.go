@@ -155,7 +155,7 @@ func TestReadContentAcceptsGoodLinks(t *testing.T) {
 			"![A flow](/images/flow.svg) ![A dot](data:image/gif;base64,R0lGODlhAQABAAAAACw=)\n\n## Here\n",
 		"images/flow.svg": "<svg xmlns=\"http://www.w3.org/2000/svg\"/>",
 	})
-	sc, err := readContent(repoRoot(t), content, defaultOrigin, nil)
+	sc, err := readContent(repoRoot(t), content, defaultOrigin, nil, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

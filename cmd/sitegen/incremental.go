@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/retrylab/retrylab/site/markdown"
 )
@@ -25,11 +26,9 @@ type converter interface {
 //
 //   - ships the module the previous build compiled (only Go changes it),
 //   - converts again only the markdown files whose text changed,
-//   - reuses the compressed siblings of the files whose bytes did not
-//     change (as every build does), and
-//   - leaves the rest to finish, run once the pages are served: the
-//     siblings of the changed files (until then served uncompressed) and
-//     the search index (the previous one stands in).
+//   - reuses the module's compressed siblings (as every build does), and
+//   - leaves the search index to finish, run once the pages are served
+//     (the previous one stands in).
 //
 // Every page is still rendered and every link of the site still checked:
 // rendering from converted pages takes milliseconds, and a link to a page
@@ -38,6 +37,10 @@ type converter interface {
 //
 // The zero value is ready to use; a nil *buildCache is a full build's.
 type buildCache struct {
+	// mu guards next, labels and Converted while the articles are
+	// converted, several at once.
+	mu sync.Mutex
+
 	wasm   []byte // the module of the last successful build
 	execJS []byte // the toolchain's wasm_exec.js, likewise
 	built  bool   // a build with this cache succeeded: the output is its
@@ -86,14 +89,20 @@ type cachingConverter struct {
 
 func (cc *cachingConverter) Convert(path string, src []byte) (*markdown.Page, error) {
 	c := cc.cache
-	if old, ok := c.pages[path]; ok && old.key == cc.key && bytes.Equal(old.src, src) {
+	c.mu.Lock()
+	old, ok := c.pages[path]
+	if ok && old.key == cc.key && bytes.Equal(old.src, src) {
 		c.next[path] = old
+		c.mu.Unlock()
 		return old.page, nil
 	}
+	c.mu.Unlock()
 	page, err := cc.conv.Convert(path, src)
 	if err != nil {
 		return nil, err
 	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	c.Converted++
 	c.next[path] = cachedPage{key: cc.key, src: bytes.Clone(src), page: page}
 	return page, nil
@@ -104,13 +113,18 @@ func (c *buildCache) label(page *markdown.Page) string {
 	if c == nil {
 		return labelCode(page.Body)
 	}
-	if html, ok := c.labels[page]; ok {
+	c.mu.Lock()
+	html, ok := c.labels[page]
+	c.mu.Unlock()
+	if ok {
 		return html
 	}
+	html = labelCode(page.Body)
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	if c.labels == nil {
 		c.labels = map[*markdown.Page]string{}
 	}
-	html := labelCode(page.Body)
 	c.labels[page] = html
 	return html
 }
@@ -187,8 +201,8 @@ func linkTree(src, dst, skip string) error {
 
 // finish does what a build with a cache left for later (buildStats.
 // Unfinished) to the site at cfg.Out: on a copy of the site made of hard
-// links, it runs Pagefind, writes the compressed siblings that are missing
-// (reusing the others), and swaps the copy in. On failure the site is left
+// links, it runs Pagefind, writes the module's compressed siblings if they
+// are missing (reusing them otherwise), and swaps the copy in. On failure the site is left
 // as it was.
 func finish(ctx context.Context, cfg buildConfig) (err error) {
 	out, err := filepath.Abs(cfg.Out)

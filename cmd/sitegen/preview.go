@@ -21,7 +21,7 @@ type previewConfig struct {
 }
 
 // preview serves the site already built at cfg.Dir exactly as it is
-// deployed: the headers of netlify.toml, precompressed siblings, pretty URLs
+// deployed: the headers of netlify.toml, compressed answers, pretty URLs
 // and 404.html, with no build, no watching and no live reload. It prints the
 // address it serves at on one line ("sitegen: previewing DIR at URL"), which
 // is how a program that started it on port 0 learns the port, and serves

@@ -23,14 +23,15 @@ import (
 )
 
 // server serves a built site the way Netlify does: the [[headers]] rules of
-// netlify.toml on every response, pretty URLs, precompressed siblings and
+// netlify.toml on every response, pretty URLs, compressed answers and
 // 404.html. With live reload on it also serves /_live/ and puts the reload
 // script into every page.
 type server struct {
-	dir     string
-	headers atomic.Pointer[[]HeaderRule]
-	live    *broker      // nil without live reload
-	api     http.Handler // the sandbox API at /v1/, under serve; nil otherwise
+	dir        string
+	headers    atomic.Pointer[[]HeaderRule]
+	live       *broker      // nil without live reload
+	api        http.Handler // the sandbox API at /v1/, under serve; nil otherwise
+	compressed compressCache
 }
 
 // newServer returns a handler for the site built at dir, applying rules to
@@ -151,9 +152,9 @@ func contentType(file string) string {
 	return "application/octet-stream"
 }
 
-// serveFile sends file with status: its precompressed sibling when the
-// request accepts one, the reload script put in when it is a page served
-// live.
+// serveFile sends file with status: compressed when the request accepts
+// it (the precompressed sibling of the module, else a copy made here once:
+// compressCache), the reload script put in when it is a page served live.
 func (s *server) serveFile(w http.ResponseWriter, r *http.Request, file string, status int) {
 	h := w.Header()
 	ext := strings.ToLower(filepath.Ext(file))
@@ -185,11 +186,25 @@ func (s *server) serveFile(w http.ResponseWriter, r *http.Request, file string, 
 	send := file
 	if compressible[ext] {
 		for _, enc := range acceptedEncodings(r.Header.Get("Accept-Encoding")) {
-			if _, err := os.Stat(file + encodingSuffix[enc]); err == nil {
-				send = file + encodingSuffix[enc]
+			suffix := encodingSuffix[enc]
+			if _, err := os.Stat(file + suffix); err == nil {
+				send = file + suffix
 				h.Set("Content-Encoding", enc)
 				break
 			}
+			if precompressed[ext] {
+				// No sibling of the module (a quick build has no .br):
+				// the next encoding's, or the file as it is.
+				continue
+			}
+			data, err := s.compressed.get(file, info, suffix)
+			if err != nil {
+				s.fail(w, file, err)
+				return
+			}
+			h.Set("Content-Encoding", enc)
+			writeBody(w, r, status, bytes.NewReader(data), int64(len(data)), info.ModTime())
+			return
 		}
 	}
 	f, err := os.Open(send)

@@ -93,7 +93,7 @@ func TestServer(t *testing.T) {
 	}{
 		{"page", "GET", "/", "", 200, "text/html; charset=utf-8", "", read("index.html"), false},
 		{"page, brotli", "GET", "/", "br", 200, "text/html; charset=utf-8", "br", "brotli page", false},
-		{"page, gzip without sibling", "GET", "/", "gzip", 200, "text/html; charset=utf-8", "", read("index.html"), false},
+		{"page, gzip made here", "GET", "/guide/", "gzip", 200, "text/html; charset=utf-8", "gzip", gzipped(t, read("guide/index.html")), false},
 		{"folder", "GET", "/guide/", "", 200, "text/html; charset=utf-8", "", read("guide/index.html"), false},
 		{"index.html", "GET", "/guide/index.html", "", 200, "text/html; charset=utf-8", "", read("guide/index.html"), false},
 		{"css", "GET", "/static/style.0123abcd.css", "", 200, "text/css; charset=utf-8", "", read("static/style.0123abcd.css"), true},
@@ -106,7 +106,7 @@ func TestServer(t *testing.T) {
 		{"wasm, br falls back to gzip", "GET", "/static/retrylab.89abcdef.wasm", "br, gzip", 200, "application/wasm", "gzip", "gzip module", true},
 		{"unknown", "GET", "/nope/", "", 404, "text/html; charset=utf-8", "", read("404.html"), false},
 		// Never an immutable 404: the name may exist after the next build.
-		{"unknown asset", "GET", "/static/gone.00000000.css", "br", 404, "text/html; charset=utf-8", "", read("404.html"), false},
+		{"unknown asset", "GET", "/static/gone.00000000.css", "gzip", 404, "text/html; charset=utf-8", "gzip", gzipped(t, read("404.html")), false},
 		{"unknown module", "GET", "/static/gone.00000000.wasm", "", 404, "text/html; charset=utf-8", "", read("404.html"), false},
 		{"outside the site", "GET", "/../secret.txt", "", 404, "text/html; charset=utf-8", "", read("404.html"), false},
 		{"head", "HEAD", "/", "", 200, "text/html; charset=utf-8", "", "", false},
@@ -158,6 +158,78 @@ func TestServer(t *testing.T) {
 	first := get(t, srv, "GET", "/static/style.0123abcd.css")
 	if r := get(t, srv, "GET", "/static/style.0123abcd.css", "If-Modified-Since", first.Header.Get("Last-Modified")); r.StatusCode != http.StatusNotModified {
 		t.Errorf("If-Modified-Since: %d, want 304", r.StatusCode)
+	}
+}
+
+// gzipped is s compressed as the servers' copies are: gzip's best level.
+func gzipped(t *testing.T, s string) string {
+	t.Helper()
+	var b bytes.Buffer
+	gw, err := gzip.NewWriterLevel(&b, gzip.BestCompression)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gw.Write([]byte(s))
+	if err := gw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// TestServerCompressesOnce: a file without a sibling is compressed at the
+// first request that accepts the encoding, the copy kept for the next,
+// and made again when the file changes; the module is never compressed
+// here (brotli's best level takes seconds on it), only its siblings sent.
+func TestServerCompressesOnce(t *testing.T) {
+	dir := fakeSite(t)
+	srv := newServer(dir, productionRules(t), false)
+	page := filepath.Join(dir, "guide", "index.html")
+	decoded := func(r *http.Response) string {
+		t.Helper()
+		if r.Header.Get("Content-Encoding") != "br" {
+			t.Fatalf("Content-Encoding %q, want br", r.Header.Get("Content-Encoding"))
+		}
+		data, err := io.ReadAll(brotli.NewReader(r.Body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+	if got := decoded(get(t, srv, "GET", "/guide/", "Accept-Encoding", "br")); got != readFile(t, page) {
+		t.Fatalf("brotli page decodes to %q", got)
+	}
+	copyOf := func() *compressedCopy {
+		srv.compressed.mu.Lock()
+		defer srv.compressed.mu.Unlock()
+		return srv.compressed.entries[compressKey{page, ".br"}]
+	}
+	made := copyOf()
+	if made == nil {
+		t.Fatal("no copy kept")
+	}
+	decoded(get(t, srv, "GET", "/guide/", "Accept-Encoding", "br"))
+	if copyOf() != made {
+		t.Error("the second request compressed the page again")
+	}
+
+	edited := "<!doctype html><html><body><h1>guide, edited</h1></body></html>"
+	if err := os.WriteFile(page, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := decoded(get(t, srv, "GET", "/guide/", "Accept-Encoding", "br")); got != edited {
+		t.Errorf("after an edit the page decodes to %q, want the edited page", got)
+	}
+
+	r := get(t, srv, "GET", "/static/retrylab.89abcdef.wasm", "Accept-Encoding", "br")
+	if r.Header.Get("Content-Encoding") != "" || body(t, r) != readFile(t, filepath.Join(dir, "static", "retrylab.89abcdef.wasm")) {
+		t.Errorf("a module with no .br sibling, brotli only accepted: %v, want it sent as it is", r.Header)
+	}
+	srv.compressed.mu.Lock()
+	defer srv.compressed.mu.Unlock()
+	for k := range srv.compressed.entries {
+		if precompressed[filepath.Ext(k.file)] {
+			t.Errorf("%s was compressed by the server", k.file)
+		}
 	}
 }
 

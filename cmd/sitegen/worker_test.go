@@ -55,11 +55,18 @@ func TestWorker(t *testing.T) {
 	if !strings.Contains(readFile(t, filepath.Join(cfg.Out, "double-charge", "index.html")), "<p>workeredit</p>") {
 		t.Error("the edit is not in the page")
 	}
+	// The unfinished build kept the previous search index; finish writes
+	// a new one.
+	index := filepath.Join(cfg.Out, pagefindDir, "pagefind.js")
+	before, err := os.Stat(index)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if rep := ask("finish"); rep.Error != "" {
 		t.Fatalf("finish: %+v", rep)
 	}
-	if _, err := os.Stat(filepath.Join(cfg.Out, "double-charge", "index.html.br")); err != nil {
-		t.Errorf("after finish: %v", err)
+	if after, err := os.Stat(index); err != nil || os.SameFile(before, after) {
+		t.Errorf("after finish, the search index is the one before it (%v)", err)
 	}
 	if rep := ask("rebuild"); !strings.Contains(rep.Error, `unknown request "rebuild"`) {
 		t.Errorf("an unknown request: %+v", rep)

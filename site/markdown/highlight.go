@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/alecthomas/chroma/v2"
 	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
 	"github.com/alecthomas/chroma/v2/styles"
 	"github.com/yuin/goldmark"
@@ -24,9 +25,16 @@ const (
 
 // Highlighting is the code highlighting extension.
 var Highlighting goldmark.Extender = highlighting.NewHighlighting(
-	highlighting.WithStyle(LightStyle),
+	highlighting.WithCustomStyle(classesOnly),
 	highlighting.WithFormatOptions(chromahtml.WithClasses(true)),
 )
+
+// classesOnly is the style code is highlighted with: an empty one. With
+// classes, chroma's HTML names each token's class and takes nothing from
+// the style; the colours are HighlightCSS's. But goldmark-highlighting
+// makes a formatter for every code block, and each compiles its style
+// afresh: LightStyle took 7% of a 1,000-article build, this one nothing.
+var classesOnly = chroma.MustNewStyle("classes", chroma.StyleEntries{})
 
 // HighlightCSS returns the stylesheet for highlighted code: LightStyle by
 // default and DarkStyle under @media (prefers-color-scheme: dark), every

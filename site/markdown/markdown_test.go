@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"html"
+	"os"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"slices"
@@ -635,6 +637,43 @@ func TestRefsAndIDs(t *testing.T) {
 	for _, id := range []string{"keys", "w-payment-1"} {
 		if !slices.Contains(p.IDs, id) {
 			t.Errorf("IDs %v lack %q", p.IDs, id)
+		}
+	}
+}
+
+// ids finds what the regular expression it replaced, \sid="([^"]*)",
+// found, in the same order: in every page of the handbook and in bodies
+// made to trip a scanner.
+func TestIDsAsTheRegexp(t *testing.T) {
+	re := regexp.MustCompile(`\sid="([^"]*)"`)
+	bodies := []string{
+		``, `id="start"`, `<p id="a">`, "<p\tid=\"tab\">\n<h2\nid=\"nl\">", `<a data-id="x" id="y">`,
+		`<p id="unclosed`, `<p xid="no"> <p id="">`, `<p id="a&amp;b"> id="c" id="d"id="e"`,
+		`<p  id="one" id="two">`, `<p id=x id="y">`, `id="` + `">` + ` id="z"`,
+	}
+	pages, err := filepath.Glob("../../content/*.md")
+	if err != nil || len(pages) == 0 {
+		t.Fatalf("no pages in ../../content (%v)", err)
+	}
+	site := New(WithSourceRoot("../.."))
+	for _, p := range pages {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		page, err := site.Convert(p, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bodies = append(bodies, page.Body)
+	}
+	for _, body := range bodies {
+		var want []string
+		for _, m := range re.FindAllStringSubmatch(body, -1) {
+			want = append(want, html.UnescapeString(m[1]))
+		}
+		if got := ids(body); !slices.Equal(got, want) {
+			t.Errorf("ids(%.80q) = %q, want %q", body, got, want)
 		}
 	}
 }

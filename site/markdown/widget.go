@@ -195,11 +195,13 @@ func (t *widgetTransformer) check(fc *gast.FencedCodeBlock, source []byte, st *s
 	return wb
 }
 
-// WidgetHTMLRenderer renders WidgetBlocks with widget.Render.
+// WidgetHTMLRenderer renders WidgetBlocks with widget.Render, each widget
+// with the same parameters once (widgetCache).
 type WidgetHTMLRenderer struct {
 	// Origin is the site's scheme and host, which each widget's embed
 	// snippet loads embed.js from (see EmbedOrigin).
 	Origin string
+	cache  widgetCache
 }
 
 // RegisterFuncs implements renderer.NodeRenderer.
@@ -215,15 +217,15 @@ func (r *WidgetHTMLRenderer) renderWidget(w util.BufWriter, source []byte, node 
 	if !entering || n.Widget == nil {
 		return gast.WalkSkipChildren, nil
 	}
-	var h widget.HTML
-	if err := widget.Render(&h, n.Widget, n.Values, widget.Place{ID: n.ID, Origin: r.Origin}); err != nil {
+	html, err := r.cache.render(n.Widget, n.Values, widget.Place{ID: n.ID, Origin: r.Origin})
+	if err != nil {
 		if n.st != nil {
 			n.st.addLine(n.Line, fmt.Errorf("widget %s: %w", n.Name, err))
 			return gast.WalkSkipChildren, nil
 		}
 		return gast.WalkStop, &SourceError{Line: n.Line, Err: fmt.Errorf("widget %s: %w", n.Name, err)}
 	}
-	_, _ = w.WriteString(h.String())
+	_, _ = w.WriteString(html)
 	_ = w.WriteByte('\n')
 	return gast.WalkSkipChildren, nil
 }

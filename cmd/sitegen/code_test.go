@@ -1,0 +1,30 @@
+package main
+
+import "testing"
+
+func TestLabelCode(t *testing.T) {
+	pre := func(code string) string {
+		return preOpen + `<code><span class="line">` + code + "\n</span></code>" + preClose
+	}
+	div := func(code string) string { return `<div class="code">` + pre(code) + `</div>` }
+	labelled := func(label, code string) string {
+		return `<div class="code labelled" data-label="` + map[string]string{"Request": "request", "Response": "response", "Command": "command", "Output": "output"}[label] +
+			`"><p class="code-label">` + label + `</p>` + pre(code) + `</div>`
+	}
+	for _, c := range []struct{ body, want string }{
+		{"<p>no code</p>", "<p>no code</p>"},
+		{"<p>a</p>" + pre("x := 1") + "<p>b</p>", "<p>a</p>" + div("x := 1") + "<p>b</p>"},
+		{pre("curl -X POST https://api.example/v1/charges") + pre("HTTP/1.1 200 OK") + pre("fmt.Println()"),
+			labelled("Request", "curl -X POST https://api.example/v1/charges") + labelled("Response", "HTTP/1.1 200 OK") + div("fmt.Println()")},
+		{pre("go run ./cmd/retrylab sim payment") + "<p>then</p>" + pre("charges: 1") + pre("x"),
+			labelled("Command", "go run ./cmd/retrylab sim payment") + "<p>then</p>" + labelled("Output", "charges: 1") + div("x")},
+		{pre("$ curl -i localhost &amp;&amp; echo"), labelled("Request", "$ curl -i localhost &amp;&amp; echo")},
+		// A block never closed is left as it is.
+		{"<p>a</p>" + preOpen + "<code>open", "<p>a</p>" + preOpen + "<code>open"},
+		{`<pre tabindex="0"><code>plain</code></pre>`, `<pre tabindex="0"><code>plain</code></pre>`},
+	} {
+		if got := labelCode(c.body); got != c.want {
+			t.Errorf("labelCode(%q)\n = %q\nwant %q", c.body, got, c.want)
+		}
+	}
+}
