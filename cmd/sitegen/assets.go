@@ -164,9 +164,8 @@ var compressible = map[string]bool{
 }
 
 // precompressed are the extensions a build writes .br and .gz siblings
-// for: the module alone. Netlify compresses every response itself, on the
-// fly, so a sibling of a page was never served there; the local servers
-// compress the other files when first asked (compressCache). The module
+// for: the module alone. The local servers compress the other files when
+// first asked (compressCache), as a CDN does on the fly. The module
 // is the exception: brotli's best level takes seconds on it, too long for
 // a first request, and the module's budget test and the bench read its
 // compressed sizes from the siblings.

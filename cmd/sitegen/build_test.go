@@ -74,7 +74,7 @@ func TestBuildRealSite(t *testing.T) {
 	}
 
 	// The module has .br and .gz siblings that decompress to it; no other
-	// file has any (Netlify and the local servers compress them).
+	// file has any (the local servers compress them when asked).
 	modules := 0
 	walkFiles(t, out, func(p string, data []byte) {
 		if ext := filepath.Ext(p); (ext == ".br" || ext == ".gz") && !precompressed[filepath.Ext(strings.TrimSuffix(p, ext))] {

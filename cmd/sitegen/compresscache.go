@@ -11,7 +11,7 @@ import (
 
 // compressCache holds the compressed copies that the local servers make
 // of the files a build writes no sibling for (all but the module: see
-// precompressed), as Netlify compresses them on the fly: each is made at
+// precompressed), as a CDN would on the fly: each is made at
 // the first request that accepts its encoding, at the level the module's
 // siblings use, and kept in memory while the file keeps its size and
 // modification time. The zero value is ready to use.
