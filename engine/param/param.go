@@ -302,7 +302,7 @@ func (p Param) Parse(text string) (Value, error) {
 	}
 	switch p.Kind {
 	case Bool:
-		switch strings.ToLower(text) {
+		switch lowerASCII(text) {
 		case "on", "true", "yes":
 			return Value{Bool: true}, nil
 		case "off", "false", "no":
@@ -416,6 +416,20 @@ func (v Values) get(name string, k Kind) Value {
 		panic("param: parameter " + strconv.Quote(name) + " is a " + p.Kind.String() + ", not a " + k.String())
 	}
 	return v.v[name]
+}
+
+// lowerASCII lowers the letters A to Z alone, which is all a bool's
+// words need: no other rune lowers to one of them (the Kelvin sign, the
+// one non-ASCII rune that lowers into ASCII, lowers to k, which they lack).
+// strings.ToLower would link unicode's case tables into the page's module.
+func lowerASCII(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }
 
 // Number writes f in its shortest exact decimal form: 0.1, 2.5, 100.
