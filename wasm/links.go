@@ -55,21 +55,9 @@ func listenLinks(doc js.Value) {
 	})
 }
 
-// setWidget sets root's controls to v, re-runs the widget if any
-// changed, and returns those that did.
+// setWidget sets root's controls to v (Schema.FillForm), re-runs the
+// widget if any changed, and returns those that did.
 func setWidget(root element, s widget.Schema, v widget.Values) []element {
-	changed := fillForm(root, s, v)
-	if len(changed) > 0 {
-		// The widget's own listener re-reads the whole form, once.
-		ev := js.Global().Get("Event").New("change", map[string]any{"bubbles": true})
-		changed[0].Call("dispatchEvent", ev)
-	}
-	return changed
-}
-
-// fillForm sets root's controls to v (Schema.FillForm) and returns those
-// that changed.
-func fillForm(root element, s widget.Schema, v widget.Values) []element {
 	form := query(root.Value, widget.RegionControls.Selector())
 	if form == nil {
 		return nil
@@ -93,6 +81,11 @@ func fillForm(root element, s widget.Schema, v widget.Values) []element {
 			els[i].Set("value", c.Value)
 		}
 		changed = append(changed, els[i])
+	}
+	if len(changed) > 0 {
+		// The widget's own listener re-reads the whole form, once.
+		ev := js.Global().Get("Event").New("change", map[string]any{"bubbles": true})
+		changed[0].Call("dispatchEvent", ev)
 	}
 	return changed
 }

@@ -34,7 +34,8 @@ func main() {
 	for _, root := range queryAll(doc, "[data-widget]") {
 		yield() // one widget per task
 		if (target != "" && target == root.ID()) || (target == "" && embed && params != "") {
-			restore(root, params)
+			root = restore(root, params)
+			yield() // the redraw in one task, the binding in the next
 		}
 		if err := hydrate(root); err != nil {
 			showError(root, err.Error())
@@ -44,25 +45,34 @@ func main() {
 	select {} // keep the module alive to answer events
 }
 
-// restore sets root's controls to the state query asks for, as a reader
-// could have set them while the module loaded: hydrate then runs the
-// widget in that state and draws its output with the same view code as
-// the build. (Drawing the whole widget afresh would link the controls'
-// markup into the module, 7.8 KB brotli, for what the controls already
-// are.) A query the schema refuses leaves root as it was, with a message
-// that names the parameter, the value and the values allowed; the
-// message is text, never markup, whatever the query holds.
-func restore(root element, query string) {
+// restore draws root afresh in the state query asks for, controls and
+// all, with the same view code as the build, and returns the new root. A
+// query the widget's schema refuses leaves root as it was, with a message
+// that names the parameter, the value and the values allowed; the message
+// is text, never markup, whatever the query holds.
+func restore(root element, query string) element {
 	w, err := widget.Find(root.GetAttribute("data-widget"))
 	if err != nil {
-		return // hydrate reports it
+		return root // hydrate reports it
 	}
 	v, err := w.Schema.ParseQuery(query)
+	if err == nil && v.JSON() == root.GetAttribute("data-params") {
+		return root // already drawn in that state
+	}
+	var h widget.HTML
+	if err == nil {
+		err = widget.Render(&h, w, v, widget.Place{ID: root.ID(), Origin: origin()})
+	}
 	if err != nil {
 		showError(root, "The settings in this page's address were not applied: "+err.Error()+".")
-		return
+		return root
 	}
-	fillForm(root, w.Schema, v)
+	id := root.ID()
+	root.Set("outerHTML", h.String())
+	if fresh := wrap(js.Global().Get("document").Call("getElementById", id)); fresh != nil {
+		return fresh
+	}
+	return root
 }
 
 // origin is the page's scheme and host, which embed snippets load

@@ -5,12 +5,12 @@ import "testing"
 // wasmBudget is the most the WebAssembly module may weigh, brotli-compressed
 // as served: every reader downloads it. A Go module that touches only
 // syscall/js is about 440 KB brotli. The module was 839 KB with the twelve
-// widgets; six cuts (README, "What would close the module target") took
-// it to 814,546 B, and the budget is just above that: 2.5 KB, about what
+// widgets; five cuts (README, "What would close the module target") took
+// it to 819,131 B, and the budget is just above that: 2.9 KB, about what
 // brotli 11 moves either way for a change of a few bytes, so that a change
 // that adds to the module has to raise it, and say why, here. The aim
 // stays the Performance section's: within 1.5x the floor, 660 KB.
-const wasmBudget = 817 * 1000
+const wasmBudget = 822 * 1000
 
 func TestWasmModuleWithinBudget(t *testing.T) {
 	productionSite(t)
