@@ -351,5 +351,8 @@ func TestBrowserEmbedButtonAndPermalink(t *testing.T) {
 	if got[3] != "0" {
 		t.Errorf("from the permalink the widget is %s px from the top of the window", got[3])
 	}
+	if n := evalT[int](t, ctx2, `[...document.querySelectorAll('`+root+` [data-param="faults"] .w-item')].filter(e => !e.hidden).length`); n != 4 {
+		t.Errorf("from the permalink 4 attempts offer %d faults", n)
+	}
 	clean(t, ctx2, con2)
 }

@@ -402,4 +402,9 @@ func secs(d time.Duration) string { return sim.FormatFloat(d.Seconds()) }
 func wholeSeconds(d time.Duration) int { return int(d / time.Second) }
 
 // who names a sender's lane in a sentence: "sender-2" is "sender 2".
-func who(lane string) string { return strings.Replace(lane, "-", " ", 1) }
+func who(lane string) string {
+	if i := strings.IndexByte(lane, '-'); i >= 0 {
+		return lane[:i] + " " + lane[i+1:]
+	}
+	return lane
+}

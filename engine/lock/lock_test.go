@@ -179,3 +179,31 @@ func TestEverySentenceIsWritten(t *testing.T) {
 		}
 	}
 }
+
+// A sentence names a sender by its lane, "sender-2" as "sender 2".
+func TestSentencesNameTheSender(t *testing.T) {
+	res, err := Run(Defaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range res.Trace {
+		if e.To == "sender-1" || e.To == "sender-2" {
+			got = append(got, e.Sentence())
+		}
+	}
+	want := []string{
+		"The server starts the charge for sender 1.",
+		"409 to sender 2: the lock is taken and there is no result yet.",
+		"201 Created to sender 1: done.",
+		"Replay of the saved 201 to sender 2: done.",
+	}
+	if len(got) != len(want) {
+		t.Fatalf("the senders' sentences are %q, want %q", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("sentence %d is %q, want %q", i, got[i], want[i])
+		}
+	}
+}

@@ -171,7 +171,9 @@ func (s Schema) Names() []string {
 	for i, p := range s {
 		names[i] = p.Name
 	}
-	sort.Strings(names)
+	// Not sort.Strings: its pdqsort of strings would be linked into the
+	// page's module beside the stable sort engine/ijson links already.
+	sort.Stable(sort.StringSlice(names))
 	return names
 }
 
@@ -302,7 +304,7 @@ func (p Param) Parse(text string) (Value, error) {
 	}
 	switch p.Kind {
 	case Bool:
-		switch strings.ToLower(text) {
+		switch lowerASCII(text) {
 		case "on", "true", "yes":
 			return Value{Bool: true}, nil
 		case "off", "false", "no":
@@ -416,6 +418,20 @@ func (v Values) get(name string, k Kind) Value {
 		panic("param: parameter " + strconv.Quote(name) + " is a " + p.Kind.String() + ", not a " + k.String())
 	}
 	return v.v[name]
+}
+
+// lowerASCII lowers the letters A to Z alone, which is all a bool's
+// words need: no other rune lowers to one of them (the Kelvin sign, the
+// one non-ASCII rune that lowers into ASCII, lowers to k, which they lack).
+// strings.ToLower would link unicode's case tables into the page's module.
+func lowerASCII(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }
 
 // Number writes f in its shortest exact decimal form: 0.1, 2.5, 100.

@@ -93,3 +93,19 @@ func TestRawRoundTrip(t *testing.T) {
 		t.Fatalf("round trip: %v", back.Raw())
 	}
 }
+
+// A bool's words are read in any case; a look-alike from outside ASCII is
+// refused.
+func TestBoolWordsInAnyCase(t *testing.T) {
+	p := Param{Name: "keys", Kind: Bool}
+	for text, want := range map[string]bool{"ON": true, "True": true, "yEs": true, "Off": false, "FALSE": false, " No ": false} {
+		if v, err := p.Parse(text); err != nil || v.Bool != want {
+			t.Errorf("Parse(%q) = %v, %v; want %v", text, v.Bool, err, want)
+		}
+	}
+	for _, text := range []string{"\uff2f\uff2e", "o\u0301n", "\u212aeys", "onn"} {
+		if _, err := p.Parse(text); err == nil {
+			t.Errorf("Parse(%q) accepted a word that is not on, off, true, false, yes or no", text)
+		}
+	}
+}

@@ -154,8 +154,7 @@ func (srv *Server) charge(r Request) (int, []byte, error) {
 // refuse answers a keyed request the protocol could not take: a bad key or
 // body is the client's fault (400), anything else the server's (500).
 func (srv *Server) refuse(r Request, err error) Reply {
-	var syntax *idem.SyntaxError
-	if errors.As(err, &syntax) || errors.Is(err, idem.ErrNothingHappened) ||
+	if _, syntax := errors.AsType[*idem.SyntaxError](err); syntax || errors.Is(err, idem.ErrNothingHappened) ||
 		errors.Is(err, idem.ErrMissingKey) || errors.Is(err, idem.ErrKeyTooLong) ||
 		errors.Is(err, idem.ErrKeyNotPrintable) {
 		srv.rejectBadRequest(err)

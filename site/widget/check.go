@@ -72,8 +72,8 @@ func (s Schema) explain(raw map[string]string, err error, changed string, shown 
 				continue
 			}
 		}
-		var pe *param.Error
-		if _, err := p.Parse(text(p)); errors.As(err, &pe) {
+		_, perr := p.Parse(text(p))
+		if pe, ok := errors.AsType[*param.Error](perr); ok {
 			wrong[p.Name] = pe
 			faults = append(faults, p.Name)
 		}

@@ -95,7 +95,9 @@ func (v Values) Query() string {
 	for _, kv := range v.changed() {
 		parts = append(parts, queryEscape(kv[0])+"="+queryEscape(kv[1]))
 	}
-	sort.Strings(parts)
+	// Not sort.Strings: its pdqsort of strings would be linked into the
+	// page's module beside the stable sort engine/ijson links already.
+	sort.Stable(sort.StringSlice(parts))
 	return strings.Join(parts, "&")
 }
 
@@ -146,7 +148,9 @@ func decodeQuery(query string) (map[string]string, error) {
 	for k := range q {
 		keys = append(keys, k)
 	}
-	sort.Strings(keys)
+	// Not sort.Strings: its pdqsort of strings would be linked into the
+	// page's module beside the stable sort engine/ijson links already.
+	sort.Stable(sort.StringSlice(keys))
 	for _, k := range keys {
 		if len(q[k]) > 1 {
 			return nil, &Error{Param: k, Value: strings.Join(q[k], ","), Msg: "is given more than once"}

@@ -83,7 +83,9 @@ func (v Values) changed() [][2]string {
 	var out [][2]string
 	for _, p := range v.schema {
 		if !v.IsDefault(p.Name) {
-			out = append(out, [2]string{p.Name, strings.ReplaceAll(v.text(p), ", ", ",")})
+			// Split and Join, not strings.ReplaceAll: the page's module
+			// links both already, and strings.Replace only for this.
+			out = append(out, [2]string{p.Name, strings.Join(strings.Split(v.text(p), ", "), ",")})
 		}
 	}
 	return out

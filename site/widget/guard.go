@@ -1,7 +1,6 @@
 package widget
 
 import (
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -116,11 +115,7 @@ func (r *guardRun) answerOf(lane string) guard.Answer {
 // statusList writes counts per status code as "201:1,409:19", codes in
 // order: the form of data-statuses.
 func statusList(m map[int]int) string {
-	codes := make([]int, 0, len(m))
-	for c := range m {
-		codes = append(codes, c)
-	}
-	sort.Ints(codes)
+	codes := sortedCodes(m)
 	parts := make([]string, len(codes))
 	for i, c := range codes {
 		parts[i] = Itoa(c) + ":" + Itoa(m[c])
@@ -184,12 +179,7 @@ func (r *guardRun) Output(h *HTML, step int) {
 	h.Open("section", "class", "g-panel g-answers", "role", "group", "aria-label", "The answers")
 	h.Elem("h3", "Answers")
 	h.Open("ul", "class", "g-statuses")
-	codes := make([]int, 0, len(end.statuses))
-	for c := range end.statuses {
-		codes = append(codes, c)
-	}
-	sort.Ints(codes)
-	for _, c := range codes {
+	for _, c := range sortedCodes(end.statuses) {
 		n := s.statuses[c]
 		if n == 0 { // held: its place, at the count it ends with
 			n = end.statuses[c]
@@ -386,20 +376,15 @@ func (r *guardRun) verdict(s guardState, done bool) string {
 
 // statusWords lists the counts other than skip's: "409 (19)".
 func statusWords(m map[int]int, skip int) string {
-	codes := make([]int, 0, len(m))
-	for c := range m {
-		if c != skip || m[c] > 1 {
-			codes = append(codes, c)
-		}
-	}
-	sort.Ints(codes)
-	parts := make([]string, len(codes))
-	for i, c := range codes {
+	var parts []string
+	for _, c := range sortedCodes(m) {
 		k := m[c]
 		if c == skip {
 			k-- // the winner's own answer
 		}
-		parts[i] = Itoa(c) + " (" + Figure(k) + ")"
+		if k > 0 {
+			parts = append(parts, Itoa(c)+" ("+Figure(k)+")")
+		}
 	}
 	if len(parts) == 0 {
 		return "nothing"
@@ -419,4 +404,20 @@ func answerWords(a guard.Answer) string {
 		s += ", after charging the card again"
 	}
 	return s
+}
+
+// sortedCodes returns m's status codes in increasing order. A run answers
+// with a handful of codes, so an insertion sort does: sort.Ints would link
+// a pdqsort of its own for []int into the page's module.
+func sortedCodes(m map[int]int) []int {
+	codes := make([]int, 0, len(m))
+	for c := range m {
+		i := len(codes)
+		codes = append(codes, c)
+		for ; i > 0 && codes[i-1] > c; i-- {
+			codes[i] = codes[i-1]
+		}
+		codes[i] = c
+	}
+	return codes
 }

@@ -49,8 +49,7 @@ func ParsePayment(body []byte) (PaymentRequest, error) {
 	}
 	v, err := ijson.Parse(string(body))
 	if err != nil {
-		var se *ijson.SyntaxError
-		if errors.As(err, &se) {
+		if se, ok := errors.AsType[*ijson.SyntaxError](err); ok {
 			return PaymentRequest{}, errors.New("the body is not valid JSON: at byte " + strconv.Itoa(se.Offset) + ": " + se.Msg)
 		}
 		return PaymentRequest{}, err

@@ -36,6 +36,7 @@ func TestParsePaymentSaysWhatIsWrong(t *testing.T) {
 		{`{"amount":2500,"currency":"usd","tip":{"x":1}}`, `unknown member "tip"`},
 		{`{"currency":"usd"}`, `"amount" is missing`},
 		{`{"amount":2500}`, `"currency" is missing`},
+		{`{"amount":2500,`, "the body is not valid JSON: at byte 15: unexpected end of input"},
 		{strings.Repeat("[", 32) + strings.Repeat("]", 32), "must be a JSON object"},
 		{strings.Repeat("[", 33) + strings.Repeat("]", 33), "deeper than 32 levels (at byte 32)"},
 	} {
