@@ -410,6 +410,29 @@ func TestBrowserBusyWhileRunning(t *testing.T) {
 		t.Errorf("still busy once drawn: %+v", after)
 	}
 	p.clean()
+	// A value refused while a run computes: the run's answer, when it
+	// comes, must not draw over the message (nor clear it).
+	shown := p.rootData("params")
+	set("clients", "100000")
+	set("clients", "0")
+	if p.rootData("error") == "" {
+		t.Fatal("clients = 0 shows no error")
+	}
+	if s := p.busyState(); s.Aria != "" || s.Busy != "" {
+		t.Errorf("busy beside a refused value: %+v", s)
+	}
+	if _, err := chromedp.Run(p.ctx, chromedp.Evaluate[bool](`new Promise(r => setTimeout(() => r(true), 3000))`, chromedp.EvalAwaitPromise)); err != nil {
+		t.Fatal(err)
+	}
+	if e := p.rootData("error"); e == "" {
+		t.Error("the answer to the run the refused value overtook cleared its message")
+	}
+	if got := p.rootData("params"); got != shown {
+		t.Errorf("data-params %s after the overtaken run came back, want %s", got, shown)
+	}
+	if got := p.figure("calls"); got != want {
+		t.Errorf("data-calls %s after the overtaken run came back, want ten clients' %s", got, want)
+	}
 }
 
 // A change made before the module runs shows "loading the simulator…"
