@@ -3,8 +3,9 @@
 // Command wasm is the page's WebAssembly module: it hydrates every widget
 // on the page. Each widget's root already holds its first state, rendered
 // by the site generator with the same view code; this module wires the
-// controls (one delegated listener per event type on the root), re-runs the
-// engine on every change and re-renders the output region. What it does
+// controls (one delegated listener per event type on the root), has the
+// engine re-run on every change, in the simulator worker (worker.go), and
+// re-renders the output region with its answer. What it does
 // on an event lives in site/widget, which has tests natively and under
 // WebAssembly: reading the form (Schema.ReadForm), the replay (Replay);
 // this module only binds events to them and the DOM.
@@ -26,6 +27,11 @@ const collectDelay = 400
 
 func main() {
 	doc := js.Global().Get("document")
+	if doc.IsUndefined() {
+		serveRuns() // in the simulator worker (worker.go)
+		return
+	}
+	runs = newRunner()
 	// A permalink names one widget of the page and its state in the query
 	// (?w=payment-1&keys=per-intent#w-payment-1); an embed page's query
 	// is its one widget's state (/embed/payment/?keys=per-intent).
@@ -75,6 +81,9 @@ func restore(root element, query string) element {
 	return root
 }
 
+// runs computes the widgets' runs: in the simulator worker, or here.
+var runs *runner
+
 // origin is the page's scheme and host, which embed snippets load
 // embed.js from: the site the reader is on, deployed or local.
 func origin() string { return js.Global().Get("location").Get("origin").String() }
@@ -91,8 +100,15 @@ type instance struct {
 	scrub   element // the scrubber
 	w       *widget.Widget
 	values  widget.Values
-	run     widget.Run
 	replay  widget.Replay
+	// asks orders the requests for this widget's output (runner.send):
+	// only the newest one's answer is drawn.
+	asks widget.Latest[ask]
+	// changing is the newest change of the values not yet drawn, nil if
+	// none: a step asked for meanwhile is a step of its run.
+	changing *ask
+	// showBusy cancels the pending "running…", nil if none.
+	showBusy func()
 	// changedParam is the parameter whose control the reader changed
 	// last: a message about values in conflict blames it.
 	changedParam string
@@ -123,13 +139,22 @@ func hydrate(root element) error {
 	if in.form == nil || in.out == nil {
 		return errorString("widget markup is missing its controls or output region")
 	}
-	// The page already shows the end state the build ran: the engine runs
-	// here only when the reader first asks for something else (ensure), so
-	// a page of many widgets costs no runs to become interactive.
+	// The page already shows the end state the build ran, and its number of
+	// steps: the engine runs only when the reader first asks for something
+	// else, so a page of many widgets costs no runs to become interactive.
+	steps, err := strconv.Atoi(root.GetAttribute("data-steps"))
+	if err != nil {
+		return errorString("widget markup has no number of steps (data-steps)")
+	}
 	in.replay = widget.Replay{Clock: pageClock{}, Show: in.show, Stopped: func(bool) {
 		in.playingChanged()
 		in.announce()
 	}}
+	in.replay.Load(steps, steps)
+	in.asks.Send = func(seq int, a ask) {
+		runs.send(in, request{seq: seq, id: root.ID(), widget: w.Name, params: a.values.JSON(), step: a.step})
+	}
+	runs.add(in)
 
 	listen(root.Value, "change", func(ev js.Value) {
 		// Only the parameters' controls: the scrubber has no name.
@@ -177,6 +202,9 @@ func hydrate(root element) error {
 	if shown, err := w.Schema.Parse(w.Schema.ReadForm(in.controls())); err != nil || shown.JSON() != values.JSON() || pending == "replay" {
 		in.changed(pending == "replay")
 	}
+	if !in.asks.Waiting() {
+		in.idle() // the loader's "loading the simulator…", for a change undone meanwhile
+	}
 	root.SetAttribute("data-hydrated", "true")
 	root.SetAttribute("data-hydrated-at", strconv.FormatFloat(now(), 'f', 1, 64))
 	return nil
@@ -202,7 +230,7 @@ func (in *instance) key(ev js.Value) {
 	if closest(target, widget.RegionOutput.Selector()) != nil {
 		return
 	}
-	if !in.ensure() || in.run.Steps() == 0 {
+	if in.replay.Steps() == 0 {
 		return
 	}
 	switch ev.Get("key").String() {
@@ -233,53 +261,117 @@ func (in *instance) key(ev js.Value) {
 	ev.Call("preventDefault")
 }
 
-// ensure runs the engine for the values the page shows, the first time a
-// step, a replay or a key needs the run, and reports whether it has one.
-func (in *instance) ensure() bool {
-	if in.run != nil {
-		return true
-	}
-	run, err := in.w.Run(in.values)
-	if err != nil {
-		showError(in.root, err.Error())
-		return false
-	}
-	in.run = run
-	in.replay.Load(run.Steps(), run.Steps()) // the end state, as drawn
-	return true
+// An ask is what a request for the widget's output was made for.
+type ask struct {
+	values widget.Values
+	step   int // the step to draw, or end
+	// change is set for a change of the values: their run's answer sets
+	// the widget to them, controls, links and replay.
+	change bool
+	replay bool    // with change: replay the new run from its first step
+	start  float64 // with change: when it was made (now)
 }
 
-// changed re-reads the controls, re-runs the engine and shows the end
-// state, or replays from the first step when replay is set.
+// changed re-reads the controls and asks for the new values' run: the end
+// state, or the first step to replay from when replay is set. The answer
+// comes later (answered), from the simulator worker.
 func (in *instance) changed(replay bool) {
 	in.replay.Stop()
 	in.playingChanged()
 	controls := in.controls()
 	in.showItems(controls)
 	start := now()
-	values, run, ferr := in.w.RunForm(controls, in.changedParam, in.values)
+	values, ferr := in.w.FormValues(controls, in.changedParam, in.values)
 	if ferr != nil {
+		in.asks.Drop()
+		in.changing = nil
+		in.idle()
 		in.showFieldError(ferr)
+		return
+	}
+	step := end
+	if replay {
+		step = 0
+	}
+	a := ask{values: values, step: step, change: true, replay: replay, start: start}
+	in.changing = &a
+	in.ask(a)
+}
+
+// ask requests the output for a, and shows the widget busy until it is
+// answered.
+func (in *instance) ask(a ask) {
+	in.busy()
+	in.asks.Ask(a)
+}
+
+// answered takes an answer from the runner. One to a request made before
+// the newest is dropped: the reader has moved on.
+func (in *instance) answered(a answer) {
+	q, ok := in.asks.Answered(a.seq)
+	if !ok {
+		return
+	}
+	in.idle()
+	in.changing = nil
+	if a.err != "" {
+		in.showFieldError(in.w.RunFailed(errorString(a.err), in.changedParam))
+		return
+	}
+	if !q.change {
+		in.draw(a.html, a.step, a.steps) // a step of the replay
+		if !in.replay.Playing() {
+			in.announce()
+		}
 		return
 	}
 	in.clearFieldError()
 	clearError(in.root)
-	in.values, in.run = values, run
+	in.values = q.values
 	in.showBounds()
-	in.root.SetAttribute("data-params", values.JSON())
-	in.root.SetAttribute("data-steps", widget.Itoa(run.Steps()))
+	in.root.SetAttribute("data-params", q.values.JSON())
+	in.root.SetAttribute("data-steps", widget.Itoa(a.steps))
 	in.showEmbed()
-	in.replay.Load(run.Steps(), run.Steps())
-	if replay && run.Steps() > 0 {
-		in.replay.GoTo(0)
+	in.replay.Load(a.steps, a.step)
+	in.draw(a.html, a.step, a.steps)
+	if q.replay && a.steps > 0 {
 		in.replay.Play()
 		in.playingChanged()
 	} else {
-		in.show(run.Steps())
 		in.announce()
 	}
-	// How long the run and its drawing took, for the record and the tests.
-	in.root.SetAttribute("data-ms", strconv.FormatFloat(now()-start, 'f', 1, 64))
+	// From the change to its result drawn, for the record and the tests.
+	in.root.SetAttribute("data-ms", strconv.FormatFloat(now()-q.start, 'f', 1, 64))
+}
+
+// busyDelay is how long, in milliseconds, a widget computes before it
+// says "running…": 50 ms is three frames at 60 Hz, half the 100 ms within
+// which a reader expects a change to show. Runs at the defaults (3 to
+// 25 ms) are drawn before it and never flash the word; aria-busy is set
+// at once, for assistive technology.
+const busyDelay = 50
+
+// busy marks the widget busy (aria-busy), and visibly so (data-busy,
+// widget.css) after busyDelay.
+func (in *instance) busy() {
+	in.root.SetAttribute("aria-busy", "true")
+	if in.showBusy == nil {
+		in.showBusy = later(busyDelay, func() {
+			in.showBusy = nil
+			in.root.SetAttribute("data-busy", "running")
+		})
+	}
+}
+
+// idle takes the busy state away, the loader's "loading the simulator…"
+// included.
+func (in *instance) idle() {
+	if in.showBusy != nil {
+		in.showBusy()
+		in.showBusy = nil
+	}
+	in.root.RemoveAttribute("aria-busy")
+	in.root.RemoveAttribute("data-busy")
 }
 
 // showEmbed points the embed snippet and the permalink at the widget's
@@ -296,25 +388,17 @@ func (in *instance) showEmbed() {
 // toggle plays or pauses the replay. Playing from the last step starts
 // over.
 func (in *instance) toggle() {
-	if !in.ensure() {
-		return
-	}
 	in.replay.Toggle()
 	in.playingChanged()
 }
 
 // stepBy moves d steps from the one shown.
 func (in *instance) stepBy(d int) {
-	if in.ensure() {
-		in.goTo(in.replay.Step() + d)
-	}
+	in.goTo(in.replay.Step() + d)
 }
 
 // goTo stops any replay and shows step.
 func (in *instance) goTo(step int) {
-	if !in.ensure() {
-		return
-	}
 	in.replay.GoTo(step)
 	in.playingChanged()
 	in.announce()
@@ -344,14 +428,21 @@ func (in *instance) label() {
 	in.play.SetInnerHTML(h.String())
 }
 
-// show renders the output region at step, clamped to the run's steps, and
-// moves the scrubber and the step's number along.
+// show asks for the output region at step of the values shown (the
+// replay's Show); draw puts it in place.
 func (in *instance) show(step int) {
-	steps := in.run.Steps()
-	step = max(0, min(step, steps))
-	var h widget.HTML
-	in.run.Output(&h, step)
-	in.out.SetInnerHTML(h.String())
+	a := ask{values: in.values, step: step}
+	if in.changing != nil {
+		a = *in.changing
+		a.step, a.replay = step, false
+	}
+	in.ask(a)
+}
+
+// draw puts html, the output region at step of steps, in place, and
+// moves the scrubber and the step's number along.
+func (in *instance) draw(html string, step, steps int) {
+	in.out.SetInnerHTML(html)
 	in.root.SetAttribute("data-step", widget.Itoa(step))
 	if in.stepno != nil {
 		in.stepno.SetTextContent(widget.StepText(step, steps))
@@ -365,16 +456,17 @@ func (in *instance) show(step int) {
 }
 
 // announce puts the outcome's sentence (and the step, for a replay) in the
-// status line, which screen readers read out.
+// status line, which screen readers read out; while an answer is awaited,
+// its drawing announces it instead.
 func (in *instance) announce() {
-	if in.status == nil {
+	if in.status == nil || in.asks.Waiting() {
 		return
 	}
 	text := ""
 	if o := query(in.out.Value, ".w-outcome"); o != nil {
 		text = o.TextContent()
 	}
-	if steps := in.run.Steps(); steps > 0 {
+	if steps := in.replay.Steps(); steps > 0 {
 		text = widget.StepText(in.replay.Step(), steps) + ". " + text
 	}
 	in.status.SetTextContent(text)

@@ -318,19 +318,19 @@ type change struct {
 // timedChange is one timed change of a control.
 type timedChange struct {
 	Value  string  `json:"value"`
-	Script float64 `json:"script"` // ms: setting the control and its change event, which re-runs the engine and redraws
-	Layout float64 `json:"layout"` // ms: the same and the style and layout of the redrawn widget
-	Go     float64 `json:"go"`     // ms: the module's own count of its run and drawing (data-ms); -1 if absent
+	Script float64 `json:"script"` // ms: setting the control and its change event, which asks the simulator worker for the run
+	Layout float64 `json:"layout"` // ms: from the same to the answer drawn, and the style and layout of the redrawn widget
+	Go     float64 `json:"go"`     // ms: the module's own count from the change to the answer drawn (data-ms); -1 if absent
 	Params string  `json:"params"` // data-params afterwards
 	Error  string  `json:"error"`  // data-error afterwards
 }
 
 // changesJS times n changes of one control of the widget called name: for
 // each, after the previous frame has been painted, it sets the control and
-// dispatches its change event, which the module answers synchronously (it
-// re-runs the engine and redraws the output region within the dispatch),
-// then forces style and layout so that the figure is all the main-thread
-// work before the next paint.
+// dispatches its change event, which the module answers by asking the
+// simulator worker for the run (the widget is aria-busy until its answer is
+// drawn), waits for the output region redrawn, then forces style and layout
+// so that the figure runs to the next paint of the result.
 var changesJS = `(async (name, param, values, n, setup) => {
   const root = document.querySelector('[data-widget="' + name + '"]');
   const frame = () => new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)));
@@ -340,7 +340,15 @@ var changesJS = `(async (name, param, values, n, setup) => {
     if (el.type === "checkbox") el.checked = (v === "on"); else el.value = v;
     el.dispatchEvent(new Event("change", {bubbles: true}));
   };
-  for (const [p, v] of setup) set(p, v);
+  // drawn resolves once the widget is no longer busy: at the end of the
+  // task that drew the answer (a mutation observer's callback), or at once.
+  const drawn = () => new Promise(resolve => {
+    const idle = () => root.getAttribute("aria-busy") !== "true";
+    if (idle()) return resolve();
+    const mo = new MutationObserver(() => { if (idle()) { mo.disconnect(); resolve(); } });
+    mo.observe(root, {attributes: true, attributeFilter: ["aria-busy"]});
+  });
+  for (const [p, v] of setup) { set(p, v); await drawn(); }
   const out = [];
   for (let i = 0; i < n; i++) {
     const v = values[i % values.length];
@@ -348,6 +356,7 @@ var changesJS = `(async (name, param, values, n, setup) => {
     const t0 = performance.now();
     set(param, v);
     const t1 = performance.now();
+    await drawn();
     document.body.offsetHeight;
     const t2 = performance.now();
     out.push({value: v, script: t1 - t0, layout: t2 - t0,

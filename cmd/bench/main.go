@@ -14,6 +14,10 @@
 //   - widgets: every registered widget re-run and re-drawn after a change of
 //     one of its controls, and the backoff widget with 1,000 and 100,000
 //     clients;
+//   - busy: the heaviest runs a reader can ask for (backoff's 100,000
+//     clients compared, budget's 100,000 requests): the longest task of the
+//     page's main thread meanwhile, and the time from the change to the
+//     widget's "running…";
 //   - models: backoff, budget, storm, guard, payment, lock, outbox, saga and
 //     ordering natively, against plain Python implementations of the same
 //     models (bench/reference), which must give the same figures;
@@ -57,7 +61,7 @@ func main() {
 }
 
 // sections are the parts of the bench, in the table's order.
-var sections = []string{"module", "page", "widgets", "models", "sitegen", "serve"}
+var sections = []string{"module", "page", "widgets", "busy", "models", "sitegen", "serve"}
 
 // config is how much of each measurement a run makes.
 type config struct {
@@ -65,7 +69,7 @@ type config struct {
 	ColdLoads  int           // cold loads of the handbook page
 	Lighthouse int           // Lighthouse runs; the median performance score's run is reported
 	Changes    int           // timed changes of each widget landing on its defaults (as many land on the other value)
-	BigChanges int           // timed changes landing on 100,000 backoff clients, per policy
+	BigChanges int           // timed changes landing on 100,000 backoff clients, per policy; and of each busy case
 	Corpus     int           // articles in the generated corpus
 	Builds     int           // builds of each corpus timed
 	MinTime    time.Duration // how long each model is timed, natively and in Python
@@ -206,7 +210,7 @@ func (b *bench) run(ctx context.Context) (*Report, error) {
 	b.logf("compiling the site generator")
 	sg, sgErr := buildSitegen(ctx, b.root, b.tmp)
 	if sgErr != nil {
-		for _, s := range []string{"module", "page", "widgets", "sitegen"} {
+		for _, s := range []string{"module", "page", "widgets", "busy", "sitegen"} {
 			if b.wants(s) {
 				b.add(missing(s, "everything that needs the site generator", sgErr.Error()))
 			}
@@ -242,6 +246,9 @@ func (b *bench) run(ctx context.Context) (*Report, error) {
 	}
 	if b.wants("widgets") {
 		b.measureWidgets(ctx, sg, sgErr, chrome, chromeErr)
+	}
+	if b.wants("busy") {
+		b.measureBusy(ctx, sg, sgErr, chrome, chromeErr)
 	}
 	if b.wants("sitegen") && sgErr == nil {
 		b.measureCorpus(ctx, sg)
@@ -280,7 +287,9 @@ func (b *bench) headings(chromium string) map[string]string {
 			"Lighthouse %s, mobile, the run with the median performance score of %d",
 			handbookPage, browser, browserWidth, browserHeight, b.cfg.ColdLoads, lighthouseVersion, b.cfg.Lighthouse),
 		"widgets": fmt.Sprintf("re-run + re-render after a change of one control, in the same browser: the control set, "+
-			"the engine's run and the redraw in its change event, then style and layout; medians of %d", b.cfg.Changes),
+			"the engine's run in the simulator worker and the redraw of its answer, then style and layout; medians of %d", b.cfg.Changes),
+		"busy": fmt.Sprintf("the heaviest runs, %d changes each, in %s: the page's longest main-thread task, by the thread's own time (the browser's trace) "+
+			"and by wall time (a long-task PerformanceObserver); from the change event to the widget's \"running…\" drawn, and to the result drawn", b.cfg.BigChanges, browser),
 		"models": "time per run, median, natively in Go and in plain Python (bench/reference/) with the same parameters; " +
 			"both give the same figures and trace; ratio = Python / Go",
 		"sitegen": "the site generator, run from its command line",

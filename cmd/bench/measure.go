@@ -361,18 +361,7 @@ func (b *bench) measureWidgets(ctx context.Context, sg *sitegen, sgErr error, ch
 		b.add(missing(sec, "every widget", sgErr.Error()))
 		return
 	}
-	b.logf("building a page per widget (%s)", strings.Join(widget.Names(), ", "))
-	content := filepath.Join(b.tmp, "widget-content")
-	if err := writeFiles(content, widgetContent(ws)); err != nil {
-		b.add(missing(sec, "every widget", err.Error()))
-		return
-	}
-	site := filepath.Join(b.tmp, "widget-site")
-	if _, _, err := sg.build(ctx, content, site, true); err != nil {
-		b.add(missing(sec, "every widget", err.Error()))
-		return
-	}
-	pv, err := sg.preview(ctx, site)
+	pv, err := b.widgetSite(ctx, sg, "widget-site")
 	if err != nil {
 		b.add(missing(sec, "every widget", err.Error()))
 		return

@@ -221,10 +221,13 @@ func TestBrowserPaymentReplayWithKeys(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`[data-widget="payment"] button[data-action="replay"]`))); err != nil {
 		t.Fatal(err)
 	}
-	step := evalT[string](t, ctx, `document.querySelector('[data-widget="payment"]').dataset.step`)
-	steps := evalT[string](t, ctx, `document.querySelector('[data-widget="payment"]').dataset.steps`)
-	if step == steps {
-		t.Fatalf("replay did not start from the beginning: step %s of %s", step, steps)
+	// The first step is drawn once the simulator worker answers.
+	pctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	if _, err := chromedp.Run(pctx, chromedp.Poll[bool](`document.querySelector('[data-widget="payment"]').dataset.step === "0"`,
+		chromedp.WithPollingInterval(10*time.Millisecond))); err != nil {
+		t.Fatalf("replay did not start from the beginning: step %s of %s", evalT[string](t, ctx, `document.querySelector('[data-widget="payment"]').dataset.step`),
+			evalT[string](t, ctx, `document.querySelector('[data-widget="payment"]').dataset.steps`))
 	}
 	if c, _ := outcomeOf(t, ctx); c != "0" {
 		t.Fatalf("at the start of the replay %s charges are shown, want 0", c)
@@ -237,6 +240,13 @@ func TestBrowserPaymentReplayWithKeys(t *testing.T) {
 	// Stepping back shows the state before the receipt.
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`[data-widget="payment"] button[data-action="back"]`))); err != nil {
 		t.Fatal(err)
+	}
+	bctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	if _, err := chromedp.Run(bctx, chromedp.Poll[bool](`(() => { const w = document.querySelector('[data-widget="payment"]');
+		return w.dataset.step === String(w.dataset.steps - 1) && w.getAttribute("aria-busy") === null; })()`,
+		chromedp.WithPollingInterval(10*time.Millisecond))); err != nil {
+		t.Fatalf("one step back from the end never drawn: %v", err)
 	}
 	if _, r := outcomeOf(t, ctx); r != "" {
 		t.Fatalf("one step back from the end the receipt is still %q", r)

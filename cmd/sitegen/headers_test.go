@@ -100,9 +100,9 @@ func TestNetlifyToml(t *testing.T) {
 	}
 	page := at("/double-charge/")
 	csp := page.Get("Content-Security-Policy")
-	// The module compiles under 'wasm-unsafe-eval'; scripts and styles come
-	// only from the site's own files, never inline.
-	for _, want := range []string{"default-src 'self'", "script-src 'self' 'wasm-unsafe-eval';", "style-src 'self';",
+	// The module compiles under 'wasm-unsafe-eval'; scripts, the simulator
+	// worker and styles come only from the site's own files, never inline.
+	for _, want := range []string{"default-src 'self'", "script-src 'self' 'wasm-unsafe-eval';", "worker-src 'self';", "style-src 'self';",
 		"object-src 'none'", "frame-ancestors 'self'"} {
 		if !strings.Contains(csp, want) {
 			t.Errorf("CSP %q lacks %q", csp, want)

@@ -3,9 +3,12 @@
 // touched, and starts it once the reader is there to use it. Until then
 // the page is plain static HTML: each widget already shows its first run.
 //
-// It also does the little that needs no module: the Copy button of each
-// widget's Embed panel, and, on an embed page inside another site's
-// iframe, telling embed.js how tall the page is.
+// It also starts the simulator worker, the same module in a Web Worker
+// that computes the widgets' runs off the page's main thread
+// (simworker.js), and does the little that needs no module: "loading the
+// simulator…" on a widget changed before the module runs, the Copy button
+// of each widget's Embed panel, and, on an embed page inside another
+// site's iframe, telling embed.js how tall the page is.
 (function () {
   "use strict";
   var me = document.currentScript;
@@ -26,6 +29,14 @@
   });
   var wasmURL = me.getAttribute("data-wasm");
   var execURL = me.getAttribute("data-exec");
+  var workerURL = me.getAttribute("data-worker");
+  // The module runs with its garbage collector off and collects when the
+  // page is still (wasm/main.go, collectLater): collecting while a large
+  // simulation allocates doubled its time. GOMEMLIMIT is the ceiling at
+  // which it collects anyway: a run of 100,000 clients with jitter
+  // allocates 25 to 33 MiB, a comparison of two twice that. The worker's
+  // copy runs with the same.
+  var env = { GOGC: "off", GOMEMLIMIT: "256MiB" };
   var prepared = null; // the promise of the module's instance: see prepare
   var started = false;
   var failed = false;
@@ -43,6 +54,7 @@
     var msg = "The simulator could not start (" + err + "): the run shown is the one this page was built with.";
     for (var i = 0; i < roots.length; i++) {
       var root = roots[i];
+      idle(root);
       root.setAttribute("data-error", msg);
       var p = root.querySelector(".w-error");
       if (!p) {
@@ -67,22 +79,18 @@
     if (io) io.disconnect();
     prepared = script(execURL).then(function () {
       var go = new Go();
-      // The module runs with its garbage collector off and collects when
-      // the page is still (wasm/main.go, collectLater): collecting while a
-      // large simulation allocates doubled its time. GOMEMLIMIT is the
-      // ceiling at which it collects anyway: a run of 100,000 clients with
-      // jitter allocates 25 to 33 MiB, a comparison of two twice that.
-      go.env = { GOGC: "off", GOMEMLIMIT: "256MiB" };
+      go.env = env;
       var res = fetch(wasmURL, { credentials: "same-origin" });
       var compiled = WebAssembly.compileStreaming
         ? WebAssembly.compileStreaming(res)
         : res.then(function (r) { return r.arrayBuffer(); })
             .then(function (b) { return WebAssembly.compile(b); });
       return compiled.then(nextTask)
-        .then(function (mod) { return WebAssembly.instantiate(mod, go.importObject); })
-        .then(function (instance) {
-          state("ready");
-          return { go: go, instance: instance };
+        .then(function (mod) {
+          return WebAssembly.instantiate(mod, go.importObject).then(function (instance) {
+            state("ready");
+            return { go: go, instance: instance, module: mod };
+          });
         });
     });
     prepared.catch(fail);
@@ -101,8 +109,40 @@
     started = true;
     prepare().then(nextTask).then(function (m) {
       state("running");
+      startWorker(m.module);
       try { m.go.run(m.instance); } catch (err) { fail(err); }
     }, function () {}); // prepare has told the reader already
+  }
+
+  // startWorker starts the simulator worker, posting it the module
+  // compiled here (it is not fetched or compiled again), before the
+  // module runs here and finds it as window.retrylabWorker
+  // (wasm/worker.go). The worker's own start, the Go runtime's, is on its
+  // thread. Where there are no workers the module computes the runs here.
+  function startWorker(mod) {
+    if (!workerURL || typeof Worker !== "function") return;
+    try {
+      var w = new Worker(workerURL, { name: "retrylab simulator" });
+      w.postMessage({ module: mod, exec: new URL(execURL, location.href).href, env: env });
+      window.retrylabWorker = w;
+    } catch (err) {
+      console.warn("retrylab: no simulator worker, the page computes the runs itself:", err);
+    }
+  }
+
+  // loading shows that a widget changed before the module runs will
+  // answer once it does: aria-busy, and "loading the simulator…"
+  // (widget.css). The module applies the change when it hydrates the
+  // widget, and takes the state away once drawn (wasm/main.go, idle).
+  function loading(root) {
+    if (failed || root.hasAttribute("data-hydrated")) return;
+    root.setAttribute("aria-busy", "true");
+    root.setAttribute("data-busy", "loading");
+  }
+
+  function idle(root) {
+    root.removeAttribute("aria-busy");
+    root.removeAttribute("data-busy");
   }
 
   // state shows on the loader's script element how far the module is:
@@ -169,10 +209,18 @@
     if (ev.type === "submit") {
       if (failed) return;
       ev.preventDefault();
-      if (!root.hasAttribute("data-hydrated")) root.setAttribute("data-pending", "replay");
+      if (!root.hasAttribute("data-hydrated")) {
+        root.setAttribute("data-pending", "replay");
+        loading(root);
+      }
     }
     onReader();
     start();
+  }
+
+  function changed(ev) {
+    loading(ev.currentTarget);
+    touched(ev);
   }
 
   for (var i = 0; i < roots.length; i++) {
@@ -181,6 +229,7 @@
     r.addEventListener("pointerdown", touched, { passive: true });
     r.addEventListener("focusin", touched);
     r.addEventListener("submit", touched);
+    r.addEventListener("change", changed);
   }
   if (!io) near();
   else if (eager) start();

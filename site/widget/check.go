@@ -33,21 +33,37 @@ func ErrorID(id string) string { return id + "-error" }
 // of them whose value differs from shown (what the widget shows); else
 // the first.
 func (w *Widget) RunForm(cs []Control, changed string, shown Values) (Values, Run, *FieldError) {
-	raw := w.Schema.ReadForm(cs)
-	v, err := w.Schema.Parse(raw)
-	if err != nil {
-		return Values{}, nil, w.Schema.explain(raw, err, changed, shown)
+	v, ferr := w.FormValues(cs, changed, shown)
+	if ferr != nil {
+		return Values{}, nil, ferr
 	}
 	run, err := w.Run(v)
 	if err != nil {
-		// Values the declaration accepts but the model does not: the model
-		// says why, of the values as a whole.
-		if _, ok := w.Schema.Param(changed); !ok {
-			changed = ""
-		}
-		return Values{}, nil, &FieldError{Param: changed, Message: sentence(err.Error())}
+		return Values{}, nil, w.RunFailed(err, changed)
 	}
 	return v, run, nil
+}
+
+// FormValues is RunForm's first half, for a page that runs the model
+// elsewhere (in a worker): the values the controls hold, or why they
+// cannot run, in the reader's words.
+func (w *Widget) FormValues(cs []Control, changed string, shown Values) (Values, *FieldError) {
+	raw := w.Schema.ReadForm(cs)
+	v, err := w.Schema.Parse(raw)
+	if err != nil {
+		return Values{}, w.Schema.explain(raw, err, changed, shown)
+	}
+	return v, nil
+}
+
+// RunFailed is an error of Run, for values the declaration accepts but
+// the model does not, as the reader sees it: the model says why, of the
+// values as a whole, beside the control changed last.
+func (w *Widget) RunFailed(err error, changed string) *FieldError {
+	if _, ok := w.Schema.Param(changed); !ok {
+		changed = ""
+	}
+	return &FieldError{Param: changed, Message: sentence(err.Error())}
 }
 
 // explain turns err, from parsing raw, into the reader's words.

@@ -255,6 +255,12 @@ func keyState(h *HTML, name string, lives []life, now time.Duration, value strin
 	h.Elem("dd", text, "class", "empty")
 }
 
+// maxChips is the most charges the card names, one chip each, and the
+// most charges and key lives the time line's description names: the rest
+// are counted (10,000 charges are possible, which would bury the widget
+// and its description).
+const maxChips = 12
+
 func (r *lockRun) cardPanel(h *HTML, st, end lockState) {
 	cls := "w-panel"
 	if len(st.charges) > 1 {
@@ -265,8 +271,11 @@ func (r *lockRun) cardPanel(h *HTML, st, end lockState) {
 	h.Open("p", "class", "w-big").Elem("strong", Itoa(len(st.charges))).Text(" " + Plural(len(st.charges), "charge")).Close("p")
 	if len(end.charges) > 0 {
 		h.Open("ul", heldAttrs(len(st.charges) == 0, "class", "w-chips")...)
-		for i, c := range end.charges {
+		for i, c := range end.charges[:min(len(end.charges), maxChips)] {
 			h.Elem("li", c.id, heldAttrs(i >= len(st.charges), "class", when(i > 0, "dup"))...)
+		}
+		if more := len(end.charges) - maxChips; more > 0 {
+			h.Elem("li", "and "+Figure(max(1, len(st.charges)-maxChips))+" more", heldAttrs(len(st.charges) <= maxChips, "class", "dup")...)
 		}
 		h.Close("ul")
 	}
@@ -297,6 +306,11 @@ func (r *lockRun) timeline(h *HTML, st lockState) {
 	const plot = 0.97
 	frac := func(d time.Duration) float64 { return min(d.Seconds()/span*plot, 1) }
 	x := func(d time.Duration) string { return percent(frac(d)) }
+	// Marks closer than a 500th of the width (a pixel or so) are drawn as
+	// one, with their count: 100 senders of 100 attempts make 10,000
+	// sends and as many charges, which one mark each would write as
+	// megabytes of SVG for the page to lay out.
+	bin := func(d time.Duration) int { return int(frac(d) * 500) }
 	width := func(from, to time.Duration) string { return percent(max(0, frac(to)-frac(from))) }
 
 	type lane struct {
@@ -306,7 +320,7 @@ func (r *lockRun) timeline(h *HTML, st lockState) {
 	lanes := []lane{{"Requests sent", func(y int) {
 		for i := 0; i < len(st.sends); {
 			j := i
-			for j < len(st.sends) && st.sends[j] == st.sends[i] {
+			for j < len(st.sends) && bin(st.sends[j]) == bin(st.sends[i]) {
 				j++
 			}
 			h.Void("rect", "class", "lk-send", "x", x(st.sends[i]), "y", Itoa(y-1), "width", "3", "height", "15")
@@ -318,14 +332,26 @@ func (r *lockRun) timeline(h *HTML, st lockState) {
 	}}}
 	lives := func(ls []life, cls string) func(int) {
 		return func(y int) {
-			for _, l := range ls {
-				h.Void("rect", "class", cls, "x", x(l.from), "y", Itoa(y), "width", width(l.from, min(l.until, st.now)), "height", "13")
-				if l.until > st.now {
-					h.Void("rect", "class", cls+" lk-ttl", "x", x(max(l.from, st.now)), "y", Itoa(y), "width", width(max(l.from, st.now), l.until), "height", "13")
+			cut := -1 // the place of the last ✕ drawn
+			for i := 0; i < len(ls); {
+				// Lives that meet or overlap on the axis are drawn as one.
+				from, until := ls[i].from, ls[i].until
+				j := i + 1
+				for j < len(ls) && ls[j].from >= from && bin(ls[j].from) <= bin(until) {
+					until = max(until, ls[j].until)
+					j++
 				}
-				if l.evicted {
-					h.Elem("text", "✕", "class", "lk-cut", "x", x(l.until), "dx", "-5", "y", Itoa(y+11))
+				h.Void("rect", "class", cls, "x", x(from), "y", Itoa(y), "width", width(from, min(until, st.now)), "height", "13")
+				if until > st.now {
+					h.Void("rect", "class", cls+" lk-ttl", "x", x(max(from, st.now)), "y", Itoa(y), "width", width(max(from, st.now), until), "height", "13")
 				}
+				for _, l := range ls[i:j] {
+					if l.evicted && bin(l.until) != cut {
+						cut = bin(l.until)
+						h.Elem("text", "✕", "class", "lk-cut", "x", x(l.until), "dx", "-5", "y", Itoa(y+11))
+					}
+				}
+				i = j
 			}
 		}
 	}
@@ -336,15 +362,23 @@ func (r *lockRun) timeline(h *HTML, st lockState) {
 		lanes = append(lanes, lane{"Result key, EX " + chart.Number(r.p.ResultTTL.Seconds()), lives(st.result, "lk-result")})
 	}
 	lanes = append(lanes, lane{"Charges", func(y int) {
-		for i, c := range st.charges {
-			h.Void("circle", "class", "lk-charge"+when(i > 0, " dup"), "cx", x(c.at), "cy", Itoa(y+6), "r", "6")
-			if i > 0 && c.at == st.charges[i-1].at {
+		// The charges at one place: one mark, a duplicate's when any is,
+		// and the count of charges so far beside it.
+		for i := 0; i < len(st.charges); {
+			c := st.charges[i]
+			j := i
+			for j < len(st.charges) && bin(st.charges[j].at) == bin(c.at) {
+				j++
+			}
+			h.Void("circle", "class", "lk-charge"+when(j > 1, " dup"), "cx", x(c.at), "cy", Itoa(y+6), "r", "6")
+			if j-i > 1 {
 				dx, anchor := "10", "start" // right of the mark, or left of it in the axis's right half
 				if frac(c.at) > 0.5 {
 					dx, anchor = "-10", "end"
 				}
-				h.Elem("text", "×"+Itoa(i+1), "class", "lk-count dup", "x", x(c.at), "dx", dx, "y", Itoa(y+11), "text-anchor", anchor)
+				h.Elem("text", "×"+Itoa(j), "class", "lk-count dup", "x", x(c.at), "dx", dx, "y", Itoa(y+11), "text-anchor", anchor)
 			}
+			i = j
 		}
 		if st.crash != nil {
 			h.Elem("text", "✕ crash", "class", "lk-cut", "x", x(*st.crash), "dx", "10", "y", Itoa(y+11))
@@ -397,16 +431,22 @@ func (r *lockRun) describe(st lockState) string {
 		name  string
 		lives []life
 	}{{"lock key", st.lock}, {"result key", st.result}} {
-		for _, l := range k.lives {
+		for _, l := range k.lives[:min(len(k.lives), maxChips)] {
 			how := "until t = " + secs(l.until)
 			if l.evicted {
 				how = "evicted at t = " + secs(l.until)
 			}
 			parts = append(parts, "the "+k.name+" set at t = "+secs(l.from)+", "+how)
 		}
+		if more := len(k.lives) - maxChips; more > 0 {
+			parts = append(parts, "the "+k.name+" set "+Count(more, "time")+" more")
+		}
 	}
-	for _, c := range st.charges {
+	for _, c := range st.charges[:min(len(st.charges), maxChips)] {
 		parts = append(parts, c.id+" charged at t = "+secs(c.at))
+	}
+	if more := len(st.charges) - maxChips; more > 0 {
+		parts = append(parts, Count(more, "more charge"))
 	}
 	return "Time line to t = " + secs(st.now) + ": " + strings.Join(parts, "; ") + "."
 }

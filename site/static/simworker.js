@@ -1,0 +1,61 @@
+// retrylab's simulator worker: the page's WebAssembly module run a second
+// time, in a Web Worker, to compute the widgets' runs off the page's main
+// thread (wasm/worker.go). The loader starts it and posts first the module
+// it has compiled, the URL of wasm_exec.js and the module's environment;
+// every later message asks for one widget's output and is answered with
+// its HTML.
+"use strict";
+var waiting = []; // requests that came before the module could answer
+var serve = null; // the module's answer to one request (retrylabServe)
+
+self.onmessage = function (ev) {
+  var m = ev.data;
+  if (m && m.module) {
+    boot(m);
+  } else if (serve) {
+    answer(m);
+  } else {
+    waiting.push(m);
+  }
+};
+
+// retrylabServe is called once by the module, when it is ready to answer.
+self.retrylabServe = function (fn) {
+  serve = fn;
+  // The requests that waited, each in a task of its own, after the
+  // module's call has returned.
+  setTimeout(function () {
+    var q = waiting;
+    waiting = [];
+    q.forEach(answer);
+  }, 0);
+};
+
+function answer(req) {
+  var a;
+  try {
+    a = serve(req);
+  } catch (err) {
+    failed(err);
+    return;
+  }
+  self.postMessage(a);
+}
+
+function boot(m) {
+  try {
+    importScripts(m.exec);
+    var go = new Go();
+    go.env = m.env;
+    WebAssembly.instantiate(m.module, go.importObject).then(function (instance) {
+      go.run(instance).catch(failed);
+    }, failed);
+  } catch (err) {
+    failed(err);
+  }
+}
+
+// failed tells the page, which then computes the runs itself.
+function failed(err) {
+  self.postMessage({ failed: String(err) });
+}

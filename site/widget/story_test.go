@@ -1,0 +1,96 @@
+package widget
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// A trace of tens of thousands of events is listed storyRows at a time,
+// those up to the step shown, and says which: the output stays a few
+// kilobytes for any values the declaration allows. (The lock's, here: 100
+// senders of 100 attempts and no guard, 50,101 events; its 10,000 charges
+// are 12 chips and a count, and marks a pixel apart on its time line one.)
+func TestStoryListsAWindow(t *testing.T) {
+	v := Lock.Schema.Defaults()
+	for _, c := range [][2]string{{"dupes", "100"}, {"crash", "after-charge"}, {"work", "604800"}, {"attempts", "100"}, {"guard", "none"}} {
+		var err error
+		if v, err = v.With(c[0], c[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run, err := Lock.Run(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := run.Steps()
+	if n < 10*storyRows {
+		t.Fatalf("the run has %d steps: too few to test the window", n)
+	}
+	rows := regexp.MustCompile(`<li class="k-`)
+	for _, c := range []struct {
+		step       int
+		first, cur string // the range line's first event and the one marked current
+	}{
+		{5, "1", "5"},
+		{storyRows, "1", Figure(storyRows)},
+		{1000, Figure(1000 - storyRows + 1), "1,000"},
+		{n, Figure(n - storyRows + 1), ""},
+	} {
+		var h HTML
+		run.Output(&h, c.step)
+		out := h.String()
+		if got := len(rows.FindAllString(out, -1)); got != storyRows {
+			t.Errorf("step %d: %d events listed, want %d", c.step, got, storyRows)
+		}
+		last := c.step
+		if c.step < storyRows {
+			last = storyRows
+		}
+		want := "Events " + c.first + " to " + Figure(last) + " of " + Figure(n)
+		if !strings.Contains(out, want) {
+			t.Errorf("step %d: the range line does not say %q", c.step, want)
+		}
+		if len(out) > 100_000 {
+			t.Errorf("step %d: %d bytes of output", c.step, len(out))
+		}
+	}
+	// A short trace is listed whole, without the line.
+	run, err = Lock.Run(Lock.Schema.Defaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var h HTML
+	run.Output(&h, run.Steps())
+	if got := len(rows.FindAllString(h.String(), -1)); got != run.Steps() || strings.Contains(h.String(), "w-story-range") {
+		t.Errorf("the defaults' %d events: %d listed (range line: %v)", run.Steps(), got, strings.Contains(h.String(), "w-story-range"))
+	}
+}
+
+// The lock's time line draws key lives that meet as one: 100 senders of
+// 100 attempts each checking the result key first (get-then-set), with a
+// week's TTLs, set the key 9,899 times.
+func TestLockTimelineStaysSmall(t *testing.T) {
+	v := Lock.Schema.Defaults()
+	for _, c := range [][2]string{{"dupes", "100"}, {"attempts", "100"}, {"crash", "after-charge"}, {"work", "604800"},
+		{"store", "down"}, {"on-down", "fail-closed"}, {"result-ttl", "604800"}, {"timeout", "604800"},
+		{"retry", "604800"}, {"outage", "604800"}, {"guard", "get-then-set"}} {
+		var err error
+		if v, err = v.With(c[0], c[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run, err := Lock.Run(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var h HTML
+	run.Output(&h, run.Steps())
+	out := h.String()
+	if n := strings.Count(out, `class="lk-result`); n > 500 {
+		t.Errorf("%d marks of the result key's lives, want at most one per 500th of the width", n)
+	}
+	if len(out) > 100_000 {
+		t.Errorf("%d bytes of output for %d steps", len(out), run.Steps())
+	}
+}
