@@ -16,6 +16,7 @@ package main
 import (
 	"runtime"
 	"strconv"
+	"strings"
 	"syscall/js"
 
 	"github.com/retrylab/retrylab/site/widget"
@@ -39,11 +40,17 @@ func main() {
 	embed := doc.Get("documentElement").Call("hasAttribute", "data-embed").Bool()
 	for _, root := range queryAll(doc, "[data-widget]") {
 		yield() // one widget per task
+		// Reset goes back to the values the page was built with: the
+		// article's, not a permalink's; on an embed page, the snippet's.
+		initial := root.GetAttribute("data-params")
 		if (target != "" && target == root.ID()) || (target == "" && embed && params != "") {
-			root = restore(root, params)
+			root = restore(root, params, embed && target == "")
+			if embed {
+				initial = root.GetAttribute("data-params")
+			}
 			yield() // the redraw in one task, the binding in the next
 		}
-		if err := hydrate(root); err != nil {
+		if err := hydrate(root, initial); err != nil {
 			showError(root, err.Error())
 		}
 	}
@@ -51,26 +58,37 @@ func main() {
 	select {} // keep the module alive to answer events
 }
 
-// restore draws root afresh in the state query asks for, controls and
-// all, with the same view code as the build, and returns the new root. A
-// query the widget's schema refuses leaves root as it was, with a message
-// that names the parameter, the value and the values allowed; the message
+// snippetFrame is the name embed.js gives the frames it makes: an embed
+// page whose window has it was set by a snippet's attributes.
+const snippetFrame = "retrylab-snippet"
+
+// restore draws root afresh in the state a query asks for (state),
+// controls and all, with the same view code as the build, and returns the
+// new root. A query the widget's schema refuses leaves root as it was,
+// with a message that names the parameter, the value and the values
+// allowed, in the words of the snippet's attributes when embedded is set
+// and embed.js made the frame, else of the page's address; the message
 // is text, never markup, whatever the query holds.
-func restore(root element, query string) element {
+func restore(root element, state string, embedded bool) element {
 	w, err := widget.Find(root.GetAttribute("data-widget"))
 	if err != nil {
 		return root // hydrate reports it
 	}
-	v, err := w.Schema.ParseQuery(query)
+	v, err := w.Schema.ParseQuery(state)
 	if err == nil && v.JSON() == root.GetAttribute("data-params") {
 		return root // already drawn in that state
 	}
+	link := query(root.Value, widget.RegionPermalink.Selector())
 	var h widget.HTML
 	if err == nil {
-		err = widget.Render(&h, w, v, widget.Place{ID: root.ID(), Origin: origin()})
+		err = widget.Render(&h, w, v, widget.Place{ID: root.ID(), Origin: origin(), Article: linkPage(link)})
 	}
 	if err != nil {
-		showError(root, "The settings in this page's address were not applied: "+err.Error()+".")
+		if embedded && js.Global().Get("name").String() == snippetFrame {
+			showError(root, w.Schema.SnippetError(err)+".")
+		} else {
+			showError(root, "The settings in this page's address were not applied: "+err.Error()+".")
+		}
 		return root
 	}
 	id := root.ID()
@@ -83,6 +101,17 @@ func restore(root element, query string) element {
 
 // runs computes the widgets' runs: in the simulator worker, or here.
 var runs *runner
+
+// linkPage is the page a widget's permalink opens, as its href names it:
+// "" for the page the widget is on, the chapter's path on an embed page
+// (widget.Place.Article).
+func linkPage(link element) string {
+	if link == nil {
+		return ""
+	}
+	page, _, _ := strings.Cut(link.GetAttribute("href"), "?")
+	return page
+}
 
 // origin is the page's scheme and host, which embed snippets load
 // embed.js from: the site the reader is on, deployed or local.
@@ -100,6 +129,7 @@ type instance struct {
 	scrub   element // the scrubber
 	w       *widget.Widget
 	values  widget.Values
+	initial widget.Values // what Reset goes back to
 	replay  widget.Replay
 	// asks orders the requests for this widget's output (runner.send):
 	// only the newest one's answer is drawn.
@@ -114,12 +144,18 @@ type instance struct {
 	changedParam string
 }
 
-func hydrate(root element) error {
+// hydrate wires root's controls; initial is the JSON of the values Reset
+// goes back to.
+func hydrate(root element, initial string) error {
 	w, err := widget.Find(root.GetAttribute("data-widget"))
 	if err != nil {
 		return err
 	}
 	values, err := w.Schema.ParseJSON(root.GetAttribute("data-params"))
+	if err != nil {
+		return err
+	}
+	first, err := w.Schema.ParseJSON(initial)
 	if err != nil {
 		return err
 	}
@@ -135,6 +171,7 @@ func hydrate(root element) error {
 		link:    query(root.Value, widget.RegionPermalink.Selector()),
 		w:       w,
 		values:  values,
+		initial: first,
 	}
 	if in.form == nil || in.out == nil {
 		return errorString("widget markup is missing its controls or output region")
@@ -183,6 +220,8 @@ func hydrate(root element) error {
 			in.stepBy(-1)
 		case widget.ActionForward:
 			in.stepBy(1)
+		case widget.ActionReset:
+			in.reset()
 		}
 	})
 	if in.scrub != nil {
@@ -375,13 +414,29 @@ func (in *instance) idle() {
 }
 
 // showEmbed points the embed snippet and the permalink at the widget's
-// current parameters, and the snippet at this site's embed.js.
+// current parameters, and the snippet at this site's embed.js. A "Link
+// copied." said of the last state goes.
 func (in *instance) showEmbed() {
 	if in.snippet != nil {
 		in.snippet.Set("value", widget.Snippet(in.w.Name, in.values, origin()))
 	}
 	if in.link != nil {
-		in.link.SetAttribute("href", widget.Permalink(in.root.ID(), in.values))
+		in.link.SetAttribute("href", linkPage(in.link)+widget.Permalink(in.root.ID(), in.values))
+	}
+	if said := query(in.root.Value, widget.RegionLinkCopied.Selector()); said != nil {
+		said.SetTextContent("")
+	}
+}
+
+// reset sets the controls back to the values the page was built with, as
+// a prose link sets them (the widget re-runs if any changed, and they are
+// marked), and takes a permalink to this widget out of the page's
+// address, which no longer describes what the reader sees.
+func (in *instance) reset() {
+	highlight(in.root, setWidget(in.root, in.w.Schema, in.initial), false)
+	loc := js.Global().Get("location")
+	if id, _ := widget.SplitPermalink(loc.Get("search").String()); id == in.root.ID() {
+		js.Global().Get("history").Call("replaceState", js.Null(), "", loc.Get("pathname").String()+loc.Get("hash").String())
 	}
 }
 

@@ -344,12 +344,13 @@ func TestBrowserEmbedButtonAndPermalink(t *testing.T) {
 	waitOutcome(t, ctx2, "1", "ch_1")
 	got := evalT[[]string](t, ctx2, `(() => { const r = document.querySelector('`+root+`');
 		return [r.querySelector('select[name="keys"]').value, r.querySelector('input[name="attempts"]').value,
-			r.querySelector('[data-region="snippet"]').value, String(Math.round(r.getBoundingClientRect().top))]; })()`)
+			r.querySelector('[data-region="snippet"]').value,
+			String(Math.round(r.getBoundingClientRect().top) - parseFloat(getComputedStyle(r).scrollMarginTop))]; })()`)
 	if got[0] != "per-intent" || got[1] != "4" || got[2] != want {
 		t.Errorf("from the permalink: keys %q, attempts %q, snippet %q", got[0], got[1], got[2])
 	}
 	if got[3] != "0" {
-		t.Errorf("from the permalink the widget is %s px from the top of the window", got[3])
+		t.Errorf("from the permalink the widget is %s px from its scroll margin below the top of the window", got[3])
 	}
 	if n := evalT[int](t, ctx2, `[...document.querySelectorAll('`+root+` [data-param="faults"] .w-item')].filter(e => !e.hidden).length`); n != 4 {
 		t.Errorf("from the permalink 4 attempts offer %d faults", n)

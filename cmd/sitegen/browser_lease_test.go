@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/retrylab/retrylab/site/widget"
 )
 
 // The lease, compare-and-set and sent-marker widgets, driven from the
@@ -72,16 +74,20 @@ func TestBrowserLeaseCASSentMarker(t *testing.T) {
 	})
 }
 
-// permalinkShows follows the widget's "Link to this state" in the same tab
-// and checks the figures the state it names shows; base is the site's
-// origin.
+// permalinkShows follows the widget's "Open in retrylab" in the same tab
+// and checks the figures the state it names shows on the widget's
+// chapter; base is the site's origin.
 func permalinkShows(p *wpage, base string, want map[string]string) {
 	p.t.Helper()
-	// The link is relative to the page it is on: resolved as a click
-	// would resolve it, it must stay on this page's origin.
+	w, err := widget.Find(p.name)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	// On the embed page the link opens the widget's chapter, resolved as
+	// a click would resolve it, on this page's origin.
 	href := evalT[string](p.t, p.ctx, `document.querySelector('`+p.root()+` [data-region="permalink"]').href`)
-	if !strings.HasPrefix(href, base+"/embed/"+p.name+"/?") {
-		p.t.Fatalf("%s: the permalink %q is not a state of this page", p.name, href)
+	if !strings.HasPrefix(href, base+w.Chapter+"?w="+p.name+"-1&") {
+		p.t.Fatalf("%s: the permalink %q is not a state of its chapter %s", p.name, href, w.Chapter)
 	}
 	p.do(chromedp.Navigate("about:blank"), chromedp.Navigate(href), chromedp.WaitVisible(chromedp.CSS(p.root()+`[data-hydrated="true"]`)))
 	for k, v := range want {

@@ -37,8 +37,9 @@ func chromePath(t *testing.T) string {
 
 // sharedBrowser starts one headless browser with a fresh profile for a
 // test that opens many pages (newTab), so that each page costs a tab, not
-// a browser's start. The browser lives until the test ends.
-func sharedBrowser(t *testing.T) context.Context {
+// a browser's start; extra are more of the browser's flags. The browser
+// lives until the test ends.
+func sharedBrowser(t *testing.T, extra ...chromedp.ExecAllocatorOption) context.Context {
 	t.Helper()
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(chromePath(t)),
@@ -51,6 +52,7 @@ func sharedBrowser(t *testing.T) context.Context {
 		chromedp.Flag("disable-sync", true),
 		chromedp.WindowSize(1280, 900),
 	)
+	opts = append(opts, extra...)
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelBrowser := chromedp.NewContext(actx)
 	t.Cleanup(func() { cancelBrowser(); cancelAlloc() })

@@ -10,7 +10,9 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -337,15 +339,39 @@ func copyRoot(dir, out string) error {
 		if e.IsDir() || skipName(e.Name()) || strings.HasPrefix(e.Name(), ".") {
 			continue
 		}
-		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		file := filepath.Join(dir, e.Name())
+		data, err := os.ReadFile(file)
 		if err != nil {
 			return err
+		}
+		if e.Name() == "embed.js" {
+			if data, err = embedScript(data); err != nil {
+				return fmt.Errorf("%s: %w", file, err)
+			}
 		}
 		if err := os.WriteFile(filepath.Join(out, e.Name()), data, 0o644); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// widgetsMark is where embed.js lists the site's simulators: the build
+// writes their names in place of the empty list that follows it.
+const widgetsMark = "/*widgets*/[]"
+
+// embedScript is embed.js with the names of the registered widgets in
+// place of widgetsMark, so that a snippet naming none of them is told so
+// on the page that embeds it, without a frame.
+func embedScript(src []byte) ([]byte, error) {
+	if n := bytes.Count(src, []byte(widgetsMark)); n != 1 {
+		return nil, fmt.Errorf("%d places for the widgets' names (%s), want one", n, widgetsMark)
+	}
+	names := make([]string, 0, len(widget.Names()))
+	for _, n := range widget.Names() {
+		names = append(names, strconv.Quote(n))
+	}
+	return bytes.Replace(src, []byte(widgetsMark), []byte("["+strings.Join(names, ", ")+"]"), 1), nil
 }
 
 // siteContent is what a build reads: the articles, the authors' guide and
@@ -752,15 +778,23 @@ func articleData(p *article, origin string) *pageData {
 // page's module applies the query), crediting the article that explains
 // it when the site has it, else the home page.
 func embedPage(w *widget.Widget, pages []*article, origin string) (*pageData, error) {
-	var h widget.HTML
-	if err := widget.Render(&h, w, w.Schema.Defaults(), widget.Place{ID: "w-" + w.Name + "-1", Origin: origin}); err != nil {
-		return nil, fmt.Errorf("embed page of widget %s: %w", w.Name, err)
-	}
 	credit := link{URL: "/"}
+	// The widget's permalink opens the chapter in the embed's state: its
+	// first widget of this name has the embed's id. A site without that
+	// chapter, or a chapter without that widget, leaves the link naming
+	// the embed page's own state.
+	at := widget.Place{ID: widget.ID(w.Name, 1), Origin: origin}
 	for _, p := range pages {
 		if p.URL == w.Chapter {
 			credit = link{URL: p.URL, Title: p.Title}
+			if slices.Contains(p.Widgets, w.Name) {
+				at.Article = p.URL
+			}
 		}
+	}
+	var h widget.HTML
+	if err := widget.Render(&h, w, w.Schema.Defaults(), at); err != nil {
+		return nil, fmt.Errorf("embed page of widget %s: %w", w.Name, err)
 	}
 	return &pageData{
 		SiteName:    siteName,

@@ -69,15 +69,31 @@ func TestBuildEmbedPages(t *testing.T) {
 			t.Errorf("%s: CSP %q", url, csp)
 		}
 	})
-	if got, want := readFile(t, filepath.Join(out, "embed.js")), readFile(t, filepath.Join(repoRoot(t), "site", "root", "embed.js")); got != want {
-		t.Error("public/embed.js is not site/root/embed.js")
+	// embed.js is site/root's, with every widget's name where it lists
+	// the simulators.
+	src := readFile(t, filepath.Join(repoRoot(t), "site", "root", "embed.js"))
+	list := `["` + strings.Join(widget.Names(), `", "`) + `"]`
+	if got, want := readFile(t, filepath.Join(out, "embed.js")), strings.Replace(src, widgetsMark, list, 1); got != want || !strings.Contains(got, `"payment"`) {
+		t.Errorf("public/embed.js is not site/root/embed.js with the widgets' names %s", list)
+	}
+}
+
+// A site/root/embed.js with no place for the widgets' names, or two, is
+// refused by the build, which names the file.
+func TestEmbedScriptMark(t *testing.T) {
+	for _, src := range []string{"var known = [];", "var a = " + widgetsMark + ", b = " + widgetsMark + ";"} {
+		if _, err := embedScript([]byte(src)); err == nil || !strings.Contains(err.Error(), widgetsMark) {
+			t.Errorf("embedScript(%q): %v", src, err)
+		}
 	}
 }
 
 // An embed page credits the home page when the site has no article of
-// the widget's chapter (a site of test pages, say).
+// the widget's chapter (a site of test pages, say). Its widget's link
+// opens the chapter in a new tab, at the chapter's first widget of that
+// name, when the chapter has one; else it names the embed's own state.
 func TestEmbedPageCredit(t *testing.T) {
-	chapter := &article{Page: &markdown.Page{Title: "The double charge"}, URL: widget.Payment.Chapter}
+	chapter := &article{Page: &markdown.Page{Title: "The double charge", Widgets: []string{"payment"}}, URL: widget.Payment.Chapter}
 	other := &article{Page: &markdown.Page{Title: "Other"}, URL: "/other/"}
 	d, err := embedPage(&widget.Payment, []*article{other, chapter}, "https://retrylab.example")
 	if err != nil {
@@ -85,6 +101,17 @@ func TestEmbedPageCredit(t *testing.T) {
 	}
 	if d.Credit != (link{URL: "/double-charge/", Title: "The double charge"}) {
 		t.Errorf("credit %+v", d.Credit)
+	}
+	if want := `<a href="/double-charge/?w=payment-1#w-payment-1" class="w-permalink" target="_blank" rel="noopener" data-region="permalink">Open in retrylab`; !strings.Contains(string(d.Body), want) {
+		t.Errorf("the embed's link is not %s", want)
+	}
+	chapter.Widgets = nil
+	d, err = embedPage(&widget.Payment, []*article{other, chapter}, "https://retrylab.example")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `<a href="?w=payment-1#w-payment-1" class="w-permalink" data-region="permalink">`; !strings.Contains(string(d.Body), want) {
+		t.Errorf("a chapter without the widget: the embed's link is not %s", want)
 	}
 	if !strings.Contains(string(d.Body), `src=&#34;https://retrylab.example/embed.js&#34;`) {
 		t.Error("the snippet does not name the origin given")

@@ -24,7 +24,7 @@
   // The parts of a widget the loader looks for, by the selectors the page
   // carries (declared once, in site/widget/names.go).
   var sel = JSON.parse(me.getAttribute("data-selectors") || "{}");
-  ["output", "snippet", "copied", "copy"].forEach(function (name) {
+  ["output", "snippet", "copied", "copy", "permalink", "linkCopied"].forEach(function (name) {
     if (!sel[name]) throw new Error("retrylab loader: the page's data-selectors has no " + name);
   });
   var wasmURL = me.getAttribute("data-wasm");
@@ -233,6 +233,24 @@
   }
   if (!io) near();
   else if (eager) start();
+
+  // "Link to this state": a click copies the link and says so, where the
+  // Clipboard API may be used; elsewhere, or if the browser refuses, the
+  // click follows the link. A click that opens a tab keeps its meaning, and
+  // so does the link of an embed page, which opens the article in a new
+  // tab (site/widget, toolbar). Delegated from the document, since the
+  // module may draw a widget afresh.
+  document.addEventListener("click", function (ev) {
+    var link = ev.target.closest && ev.target.closest(sel.permalink);
+    if (!link || link.target || ev.defaultPrevented || ev.button !== 0 ||
+        ev.ctrlKey || ev.metaKey || ev.shiftKey || ev.altKey ||
+        !navigator.clipboard || !navigator.clipboard.writeText) return;
+    ev.preventDefault();
+    var said = link.parentNode.querySelector(sel.linkCopied);
+    navigator.clipboard.writeText(link.href).then(function () {
+      if (said) said.textContent = "Link copied.";
+    }, function () { location.assign(link.href); });
+  });
 
   // Copy: the snippet to the clipboard, or, where the clipboard is not
   // allowed, selected, for the reader's own Ctrl+C. Delegated from the

@@ -1,6 +1,10 @@
 package widget
 
-import "strings"
+import (
+	"errors"
+	"strconv"
+	"strings"
+)
 
 // Place is where a widget is drawn.
 type Place struct {
@@ -11,6 +15,12 @@ type Place struct {
 	// Origin is the site's scheme and host ("https://retrylab.example"),
 	// which the embed snippet loads embed.js from.
 	Origin string
+	// Article is the page the widget's permalink opens: empty on the page
+	// the widget is on, where the link names that page's widget. An embed
+	// page sets its widget's chapter ("/double-charge/"), which has a
+	// widget of the same id; the link then opens it in a new tab, out of
+	// the other site's frame (see toolbar).
+	Article string
 }
 
 // PermalinkParam is the query parameter of a permalink that names the
@@ -76,6 +86,27 @@ func SplitPermalink(query string) (id, rest string) {
 	return id, strings.Join(kept, "&")
 }
 
+// SnippetError says what err, an error of s.ParseQuery on the query
+// embed.js made of a snippet's data-* attributes, found wrong, in the
+// words of the snippet: `data-keys="bogus" on the embed snippet is not
+// allowed (allowed: off, per-intent, per-attempt)`. An error about no
+// one parameter (a query badly encoded, which embed.js never writes) is
+// returned as it says.
+func (s Schema) SnippetError(err error) string {
+	var e *Error
+	if !errors.As(err, &e) {
+		return err.Error()
+	}
+	attr := "data-" + e.Param
+	if e.Value == "" && strings.HasPrefix(e.Msg, "unknown parameter") {
+		return attr + " on the embed snippet: " + e.Msg
+	}
+	if _, ok := s.Param(e.Param); !ok {
+		return err.Error()
+	}
+	return attr + "=" + strconv.Quote(e.Value) + " on the embed snippet " + e.Msg
+}
+
 // changed lists the parameters whose values differ from their defaults, in
 // schema order, each as its name and its value in the form a query or a
 // data-* attribute carries: a list's items separated by bare commas.
@@ -91,11 +122,35 @@ func (v Values) changed() [][2]string {
 	return out
 }
 
+// toolbar writes the links and buttons at the top of a widget: the
+// permalink of its state, which the loader copies on click where the
+// Clipboard API is allowed (a plain link otherwise), the line that says
+// it was copied, and Reset, which the page's module wires. On an embed
+// page the permalink opens the widget's chapter in that state, in a new
+// tab rather than the top window: the reader keeps their place in the
+// page that embeds the widget.
+func toolbar(h *HTML, v Values, at Place) {
+	h.Open("div", "class", "w-tools")
+	href := at.Article + Permalink(at.ID, v)
+	if at.Article == "" {
+		h.Elem("a", "Link to this state", "href", href, "class", "w-permalink", "data-region", string(RegionPermalink))
+	} else {
+		h.Open("a", "href", href, "class", "w-permalink", "target", "_blank", "rel", "noopener", "data-region", string(RegionPermalink))
+		h.Text("Open in retrylab").Elem("span", " (opens in a new tab)", "class", "visually-hidden")
+		h.Close("a")
+	}
+	h.Elem("button", "Reset", "type", "button", "class", "w-reset", "data-action", string(ActionReset))
+	if at.Article == "" {
+		h.Elem("span", "", "class", "w-link-copied", "role", "status", "data-region", string(RegionLinkCopied))
+	}
+	h.Close("div")
+}
+
 // embedPanel writes the Embed disclosure at the foot of a widget: the
-// snippet that embeds the widget as it stands, a button that copies it
-// (wired by the page's loader), and a permalink to the widget in that
-// state. The page's module rewrites the snippet and the link on every
-// change; without JavaScript they show the state the page was built with.
+// snippet that embeds the widget as it stands and a button that copies
+// it (wired by the page's loader). The page's module rewrites the snippet
+// on every change; without JavaScript it shows the state the page was
+// built with.
 func embedPanel(h *HTML, w *Widget, v Values, at Place) {
 	sid := at.ID + "-snippet"
 	h.Open("details", "class", "w-embed")
@@ -106,7 +161,6 @@ func embedPanel(h *HTML, w *Widget, v Values, at Place) {
 		"rows", "3", "spellcheck", "false", "data-region", string(RegionSnippet))
 	h.Open("p", "class", "w-embed-actions")
 	h.Elem("button", "Copy", "type", "button", "class", "w-copy", "data-action", string(ActionCopy), "aria-controls", sid)
-	h.Elem("a", "Link to this state", "href", Permalink(at.ID, v), "data-region", string(RegionPermalink))
 	h.Elem("span", "", "class", "w-copied", "role", "status", "data-region", string(RegionCopied))
 	h.Close("p")
 	h.Close("div").Close("details")

@@ -143,8 +143,8 @@ func TestPermalinkParamIsFree(t *testing.T) {
 }
 
 // Every widget ends with the Embed panel: a disclosure with the snippet of
-// its state in a labelled, read-only text area, the Copy button, and the
-// permalink of that state. The snippet is text: escaped.
+// its state in a labelled, read-only text area and the Copy button. The
+// snippet is text: escaped.
 func TestRenderEmbedPanel(t *testing.T) {
 	for _, w := range All() {
 		html := render(t, w, nil)
@@ -154,9 +154,18 @@ func TestRenderEmbedPanel(t *testing.T) {
 			`<textarea id="` + id + `-snippet" class="w-snippet" readonly rows="3" spellcheck="false" data-region="snippet">` +
 			`&lt;div data-retrylab=&#34;` + w.Name + `&#34;&gt;&lt;/div&gt;&lt;script src=&#34;https://retrylab.example/embed.js&#34; async&gt;&lt;/script&gt;</textarea>` +
 			`<p class="w-embed-actions"><button type="button" class="w-copy" data-action="copy" aria-controls="` + id + `-snippet">Copy</button>` +
-			`<a href="?w=` + w.Name + `-1#` + id + `" data-region="permalink">Link to this state</a>`
+			`<span class="w-copied" role="status" data-region="copied"></span></p>`
 		if !strings.Contains(html, panel) {
 			t.Errorf("%s: no Embed panel %s", w.Name, panel)
+		}
+		// The permalink and Reset are in the toolbar beside the title, in
+		// view without opening Embed; the figure is named by the title.
+		tools := `<span class="w-title" id="` + id + `-title" role="heading" aria-level="2">` + w.Title + `</span>` +
+			`<div class="w-tools"><a href="?w=` + w.Name + `-1#` + id + `" class="w-permalink" data-region="permalink">Link to this state</a>` +
+			`<button type="button" class="w-reset" data-action="reset">Reset</button>` +
+			`<span class="w-link-copied" role="status" data-region="link-copied"></span></div>`
+		if !strings.Contains(html, tools) || !strings.Contains(html, ` aria-labelledby="`+id+`-title"`) {
+			t.Errorf("%s: no toolbar %s", w.Name, tools)
 		}
 		if !strings.HasSuffix(html, "</details></figure>") {
 			t.Errorf("%s: the Embed panel is not the widget's last part", w.Name)
@@ -169,6 +178,27 @@ func TestRenderEmbedPanel(t *testing.T) {
 	} {
 		if !strings.Contains(html, want) {
 			t.Errorf("payment, keys per-intent: lacks %s", want)
+		}
+	}
+}
+
+// A parameter an embed snippet gives that the schema refuses is told in
+// the snippet's words: the data-* attribute as written, its value, and
+// what is allowed.
+func TestSnippetError(t *testing.T) {
+	for query, want := range map[string]string{
+		"keys=bogus":     `data-keys="bogus" on the embed snippet is not allowed (allowed: off, per-intent, per-attempt)`,
+		"attempts=99":    `data-attempts="99" on the embed snippet is out of bounds (allowed: 1 to 10)`,
+		"colour=red":     `data-colour on the embed snippet: unknown parameter "colour" (known: `,
+		"keys=%ZZ&x=1":   `query: "keys=%ZZ" is not valid URL encoding`,
+		"keys=per-inten": `data-keys="per-inten" on the embed snippet is not allowed`,
+	} {
+		_, err := Payment.Schema.ParseQuery(query)
+		if err == nil {
+			t.Fatalf("%q: no error", query)
+		}
+		if got := Payment.Schema.SnippetError(err); !strings.HasPrefix(got, want) {
+			t.Errorf("%q: %q, want it to begin %q", query, got, want)
 		}
 	}
 }

@@ -19,6 +19,8 @@ const (
 	RegionSnippet   Region = "snippet"   // the embed snippet's text area
 	RegionPermalink Region = "permalink" // the link to the widget's state
 	RegionCopied    Region = "copied"    // what Copy did
+	// What a click on the permalink did: copied it, or not.
+	RegionLinkCopied Region = "link-copied"
 )
 
 // Selector is the CSS selector of the region.
@@ -36,6 +38,7 @@ const (
 	ActionRun     Action = "run"     // run again (submits the form of a widget without replay)
 	ActionScrub   Action = "scrub"   // the scrubber
 	ActionCopy    Action = "copy"    // copy the embed snippet
+	ActionReset   Action = "reset"   // back to the values the page was built with
 )
 
 // Selector is the CSS selector of the control.
@@ -48,11 +51,14 @@ var loaderSelectors = [][2]string{
 	{"snippet", RegionSnippet.Selector()},
 	{"copied", RegionCopied.Selector()},
 	{"copy", ActionCopy.Selector()},
+	{"permalink", RegionPermalink.Selector()},
+	{"linkCopied", RegionLinkCopied.Selector()},
 }
 
 // Selectors is the JSON object the loader's script element carries in
 // data-selectors: the selector of each part of a widget the loader looks
-// for, by the name it knows it by ("output", "snippet", "copied", "copy").
+// for, by the name it knows it by ("output", "snippet", "copied", "copy",
+// "permalink", "linkCopied").
 func Selectors() string {
 	var b strings.Builder
 	b.WriteByte('{')

@@ -7,8 +7,8 @@ import (
 )
 
 var (
-	regions = []Region{RegionControls, RegionOutput, RegionPlayer, RegionStepNo, RegionStatus, RegionSnippet, RegionPermalink, RegionCopied}
-	actions = []Action{ActionPlay, ActionBack, ActionForward, ActionReplay, ActionRun, ActionScrub, ActionCopy}
+	regions = []Region{RegionControls, RegionOutput, RegionPlayer, RegionStepNo, RegionStatus, RegionSnippet, RegionPermalink, RegionCopied, RegionLinkCopied}
+	actions = []Action{ActionPlay, ActionBack, ActionForward, ActionReplay, ActionRun, ActionScrub, ActionCopy, ActionReset}
 )
 
 // Every data-region and data-action a widget's markup carries is one of
@@ -48,10 +48,12 @@ func TestSelectors(t *testing.T) {
 		t.Fatalf("Selectors() = %s: %v", Selectors(), err)
 	}
 	want := map[string]string{
-		"output":  `[data-region="output"]`,
-		"snippet": `[data-region="snippet"]`,
-		"copied":  `[data-region="copied"]`,
-		"copy":    `[data-action="copy"]`,
+		"output":     `[data-region="output"]`,
+		"snippet":    `[data-region="snippet"]`,
+		"copied":     `[data-region="copied"]`,
+		"copy":       `[data-action="copy"]`,
+		"permalink":  `[data-region="permalink"]`,
+		"linkCopied": `[data-region="link-copied"]`,
 	}
 	if len(got) != len(want) {
 		t.Errorf("Selectors() = %v, want %v", got, want)

@@ -4,8 +4,8 @@ package widget
 // state: the root element with data-widget, data-params and the id of
 // at, the controls (one form element per parameter, named after it, with
 // a visible label), the replay controls of a replayable run, the output
-// region, and the Embed panel with the snippet and the permalink of that
-// state.
+// region, and the toolbar (the permalink of that state, Reset) and the
+// Embed panel with the snippet of that state.
 func Render(h *HTML, w *Widget, v Values, at Place) error {
 	id := at.ID
 	run, err := w.Run(v)
@@ -13,13 +13,16 @@ func Render(h *HTML, w *Widget, v Values, at Place) error {
 		return err
 	}
 	steps := run.Steps()
-	h.Open("figure", "class", "widget", "id", id, "data-widget", w.Name,
+	// The figure is named by its title alone, not by the whole caption,
+	// which holds the toolbar's links and buttons too.
+	h.Open("figure", "class", "widget", "id", id, "data-widget", w.Name, "aria-labelledby", id+"-title",
 		"data-params", v.JSON(), "data-step", Itoa(steps), "data-steps", Itoa(steps))
 	h.Open("figcaption", "class", "w-head")
 	// A heading of the level of an article's sections, so that a screen
 	// reader's list of headings finds the widget; the panels of its output
 	// are h3s under it.
-	h.Elem("span", w.Title, "class", "w-title", "role", "heading", "aria-level", "2")
+	h.Elem("span", w.Title, "class", "w-title", "id", id+"-title", "role", "heading", "aria-level", "2")
+	toolbar(h, v, at)
 	h.Elem("span", w.Summary, "class", "w-summary")
 	h.Close("figcaption")
 
