@@ -168,6 +168,7 @@ func hydrate(root element) error {
 		})
 	}
 	listen(root.Value, "keydown", in.key)
+	in.listenLists()
 
 	// A reader may have changed a control, or pressed Replay, while the
 	// module was loading: the loader notes a pending replay on the root.
@@ -405,16 +406,6 @@ func collectLater() {
 
 // collecting cancels the pending collection, nil if none.
 var collecting func()
-
-// showItems shows as many items of each list control as the parameter
-// its count comes from says (one fault per attempt), hiding the rest.
-func (in *instance) showItems(controls []widget.Control) {
-	for name, n := range in.w.Schema.ItemsShown(controls) {
-		for i, item := range queryAll(in.form.Value, "[data-param=\""+name+"\"] .w-item") {
-			item.Set("hidden", i >= n)
-		}
-	}
-}
 
 // controls reads the form's named elements, in document order, for
 // Schema.ReadForm.

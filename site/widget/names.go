@@ -36,6 +36,9 @@ const (
 	ActionRun     Action = "run"     // run again (submits the form of a widget without replay)
 	ActionScrub   Action = "scrub"   // the scrubber
 	ActionCopy    Action = "copy"    // copy the embed snippet
+
+	ActionAddItem    Action = "add-item"    // add an item to a list parameter
+	ActionRemoveItem Action = "remove-item" // remove this item of a list parameter
 )
 
 // Selector is the CSS selector of the control.

@@ -8,7 +8,7 @@ import (
 
 var (
 	regions = []Region{RegionControls, RegionOutput, RegionPlayer, RegionStepNo, RegionStatus, RegionSnippet, RegionPermalink, RegionCopied}
-	actions = []Action{ActionPlay, ActionBack, ActionForward, ActionReplay, ActionRun, ActionScrub, ActionCopy}
+	actions = []Action{ActionPlay, ActionBack, ActionForward, ActionReplay, ActionRun, ActionScrub, ActionCopy, ActionAddItem, ActionRemoveItem}
 )
 
 // Every data-region and data-action a widget's markup carries is one of
