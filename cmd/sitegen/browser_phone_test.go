@@ -126,6 +126,19 @@ func TestBrowserPhoneControlsColumn(t *testing.T) {
 		noOverflow(t, ctx, w.Name)
 		clean(t, ctx, con)
 	}
+	// On a desktop a list keeps to the form's two columns: its legend
+	// where the labels start, its items where the controls do.
+	for _, name := range []string{"payment", "ordering"} {
+		ctx := newTab(t, browser)
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900), chromedp.Navigate(ts.URL+"/embed/"+name+"/")); err != nil {
+			t.Fatal(err)
+		}
+		cols := evalT[[]float64](t, ctx, `(() => { const f = document.querySelector("form.w-controls"), left = s => f.querySelector(s).getBoundingClientRect().left;
+			return [left("label.w-field"), left("fieldset.w-list legend"), left("label.w-field + select, label.w-field + input"), left(".w-item")]; })()`)
+		if cols[0] != cols[1] || cols[2] != cols[3] {
+			t.Errorf("%s at 1280 px: labels start at %.0f, the list's legend at %.0f; controls at %.0f, its items at %.0f", name, cols[0], cols[1], cols[2], cols[3])
+		}
+	}
 }
 
 // list reads a widget's list control: its items' values, which of them
@@ -362,7 +375,7 @@ func TestBrowserSettingsCaption(t *testing.T) {
 		t.Fatal("no widget link in /double-charge/")
 	}
 	for i, a := range after {
-		if a != `" (needs JavaScript)"` {
+		if a != `"(needs JavaScript)"` {
 			t.Errorf("widget link %d says %s after it without JavaScript", i+1, a)
 		}
 	}

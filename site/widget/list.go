@@ -58,6 +58,7 @@ func ListControl(h *HTML, p Param, items []string, limit int) {
 		h.Close("li")
 	}
 	h.Close("ol")
+	h.Open("div", "class", "w-list-end")
 	if p.Pad != "" {
 		rest := "After these: "
 		if len(items) == 0 {
@@ -69,5 +70,5 @@ func ListControl(h *HTML, p Param, items []string, limit int) {
 		"aria-label", "Add to "+p.Label, "disabled", boolAttr(len(items) >= limit))
 	h.Elem("span", "+", "aria-hidden", "true").Text(" Add")
 	h.Close("button")
-	h.Close("fieldset")
+	h.Close("div").Close("fieldset")
 }
