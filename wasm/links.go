@@ -82,16 +82,14 @@ func setWidget(root element, s widget.Schema, v widget.Values) []element {
 		redrawn = true
 		changed = append(changed, queryAll(form.Value, `fieldset[data-param="`+p.Name+`"] select[name]`)...)
 	}
-	els := queryAll(form.Value, "select[name], input[name]")
-	cs := make([]widget.Control, len(els))
-	for i, el := range els {
-		cs[i] = widget.Control{Name: el.Get("name").String(), Value: el.Get("value").String()}
-		if el.Get("type").String() == "checkbox" {
-			cs[i].Checkbox, cs[i].Checked = true, el.Get("checked").Bool()
-		}
-	}
+	// Each list now holds as many items as v has: FillForm keeps the
+	// controls in step with the elements.
+	els, cs := formControls(form)
 	for i, c := range s.FillForm(cs, v) {
 		if c == cs[i] {
+			continue
+		}
+		if c.List {
 			continue
 		}
 		if c.Checkbox {
@@ -105,7 +103,12 @@ func setWidget(root element, s widget.Schema, v widget.Values) []element {
 	// changed control, or any, when only a list changed, to no item.
 	trigger := changed
 	if len(trigger) == 0 && redrawn {
-		trigger = els
+		for i, c := range cs {
+			if !c.List {
+				trigger = els[i : i+1]
+				break
+			}
+		}
 	}
 	if len(trigger) > 0 {
 		ev := js.Global().Get("Event").New("change", map[string]any{"bubbles": true})

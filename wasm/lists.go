@@ -110,3 +110,24 @@ func (in *instance) showItems(controls []widget.Control) {
 		}
 	}
 }
+
+// formControls reads the form's controls, in document order, for
+// Schema.ReadForm and FillForm: each named select and input, and each
+// list's fieldset before its items (Control.List), so that a list of no
+// items reads as empty; and the elements they were read from.
+func formControls(form element) ([]element, []widget.Control) {
+	els := queryAll(form.Value, "fieldset[data-param], select[name], input[name]")
+	cs := make([]widget.Control, len(els))
+	for i, el := range els {
+		v := el.Value
+		if v.Get("tagName").String() == "FIELDSET" {
+			cs[i] = widget.Control{Name: el.GetAttribute("data-param"), List: true}
+			continue
+		}
+		cs[i] = widget.Control{Name: v.Get("name").String(), Value: v.Get("value").String()}
+		if v.Get("type").String() == "checkbox" {
+			cs[i].Checkbox, cs[i].Checked = true, v.Get("checked").Bool()
+		}
+	}
+	return els, cs
+}

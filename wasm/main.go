@@ -407,19 +407,11 @@ func collectLater() {
 // collecting cancels the pending collection, nil if none.
 var collecting func()
 
-// controls reads the form's named elements, in document order, for
-// Schema.ReadForm.
+// controls reads the form's controls, in document order, for
+// Schema.ReadForm (formControls).
 func (in *instance) controls() []widget.Control {
-	var out []widget.Control
-	for _, el := range queryAll(in.form.Value, "select[name], input[name]") {
-		v := el.Value
-		c := widget.Control{Name: v.Get("name").String(), Value: v.Get("value").String()}
-		if v.Get("type").String() == "checkbox" {
-			c.Checkbox, c.Checked = true, v.Get("checked").Bool()
-		}
-		out = append(out, c)
-	}
-	return out
+	_, cs := formControls(in.form)
+	return cs
 }
 
 // showError puts a message in the widget's error line (role=alert), made on

@@ -233,6 +233,20 @@ func TestBrowserListParameters(t *testing.T) {
 	if l := listOf(t, ctx, "faults"); strings.Contains(strings.Join(boolWords(l.Hidden), ","), "hidden") || !l.Add {
 		t.Errorf("four attempts: %+v, want every fault shown and Add on", l)
 	}
+	// Every fault removed: the network loses nothing, and the list reads
+	// as empty, not as its default.
+	first := chromedp.CSS(p.root() + ` [aria-label="Remove Network, attempt by attempt 1"]`)
+	for range 3 {
+		p.do(chromedp.Click(first))
+	}
+	p.waitJS(`document.querySelector('` + p.root() + `').dataset.params.includes('"faults":[]')`)
+	p.waitFigure("charges", "1")
+	if l := listOf(t, ctx, "faults"); len(l.Values) != 0 || l.Rest != "All: ok" || !l.Add {
+		t.Errorf("no fault: %+v, want no item, every attempt ok, and Add", l)
+	}
+	if f := focused(t, ctx); f != "Add to Network, attempt by attempt" {
+		t.Errorf("after the last Remove the focus is on %q, want Add", f)
+	}
 	p.clean()
 
 	// A link in the prose with two faults, on a widget that shows one.
