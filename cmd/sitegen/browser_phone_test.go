@@ -339,7 +339,8 @@ func TestBrowserWideFigureScrolls(t *testing.T) {
 // Without JavaScript every widget says which settings produced the run it
 // shows, in words, generated from its declaration, and that trying others
 // needs JavaScript; so does a link in the prose that would set a widget.
-// With JavaScript the controls say it, and the caption is hidden.
+// With JavaScript the controls say it, and the caption is hidden; in
+// print, where the controls are not, the caption is there again.
 func TestBrowserSettingsCaption(t *testing.T) {
 	ts := serveSite(t, builtSite(t))
 	browser := sharedBrowser(t)
@@ -379,6 +380,14 @@ func TestBrowserSettingsCaption(t *testing.T) {
 		// The caption in the markup follows the state drawn.
 		if got := evalT[string](t, ctx, `document.querySelector(".w-settings").textContent`); got != "Settings: "+widget.Settings(v)+"." {
 			t.Errorf("%s: the redrawn caption reads %q", w.Name, got)
+		}
+		// On paper the controls are gone: the caption says the settings,
+		// and no note speaks of JavaScript.
+		if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: "print"}); err != nil {
+			t.Fatal(err)
+		}
+		if c := evalT[caption](t, ctx, read); c.Settings != "Settings: "+widget.Settings(v)+"." || c.Note != "" {
+			t.Errorf("%s in print: caption %q, note %q", w.Name, c.Settings, c.Note)
 		}
 		p.clean()
 	}
