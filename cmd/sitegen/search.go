@@ -27,7 +27,7 @@ var pagefindBin = filepath.Join("build", "search", "node_modules", ".bin", "page
 // mark their text with data-pagefind-body, and their navigation with
 // data-pagefind-ignore; a widget is indexed by its title and summary
 // (.w-head), not its controls, replay buttons, output or embed snippet.
-var searchSkip = []string{"a.anchor", ".w-controls", ".w-player", ".w-output", ".w-embed", ".w-nojs", ".w-settings", ".w-sr"}
+var searchSkip = []string{"a.anchor", ".w-controls", ".w-player", ".w-output", ".w-embed", ".w-nojs", ".w-sr"}
 
 // pagefindUnused are the files of Pagefind's bundle the site does not
 // load: its ready-made interfaces, whose scripts and styles would only be
