@@ -36,13 +36,16 @@ const (
 	ActionRun     Action = "run"     // run again (submits the form of a widget without replay)
 	ActionScrub   Action = "scrub"   // the scrubber
 	ActionCopy    Action = "copy"    // copy the embed snippet
-
-	ActionAddItem    Action = "add-item"    // add an item to a list parameter
-	ActionRemoveItem Action = "remove-item" // remove this item of a list parameter
 )
 
 // Selector is the CSS selector of the control.
 func (a Action) Selector() string { return `[data-action="` + string(a) + `"]` }
+
+// The actions of a list parameter's control (ListControl).
+const (
+	ActionAddItem    Action = "add-item"    // add an item to the list
+	ActionRemoveItem Action = "remove-item" // remove this item of the list
+)
 
 // loaderSelectors are the parts of a widget the loader finds, by the name
 // it knows them by.
