@@ -55,24 +55,41 @@ func listenLinks(doc js.Value) {
 	})
 }
 
-// setWidget sets root's controls to v (Schema.FillForm), re-runs the
-// widget if any changed, and returns those that did.
+// setWidget sets root's controls to v (Schema.FillForm, after drawing
+// each list with v's items), re-runs the widget if any changed, and
+// returns those that did.
 func setWidget(root element, s widget.Schema, v widget.Values) []element {
 	form := query(root.Value, widget.RegionControls.Selector())
 	if form == nil {
 		return nil
 	}
-	els := queryAll(form.Value, "select[name], input[name]")
-	cs := make([]widget.Control, len(els))
-	for i, el := range els {
-		cs[i] = widget.Control{Name: el.Get("name").String(), Value: el.Get("value").String()}
-		if el.Get("type").String() == "checkbox" {
-			cs[i].Checkbox, cs[i].Checked = true, el.Get("checked").Bool()
-		}
-	}
+	// A list holds the items in use: drawn again with as many as v has,
+	// its selects are among the changed controls.
 	var changed []element
+	redrawn := false
+	for _, p := range s {
+		if p.Kind != widget.EnumList {
+			continue
+		}
+		set := query(form.Value, `fieldset[data-param="`+p.Name+`"]`)
+		want := v.List(p.Name)
+		if set == nil || sameItems(set, want) {
+			continue
+		}
+		var h widget.HTML
+		widget.ListControl(&h, p, want, widget.ListLimit(p, v))
+		set.Set("outerHTML", h.String())
+		redrawn = true
+		changed = append(changed, queryAll(form.Value, `fieldset[data-param="`+p.Name+`"] select[name]`)...)
+	}
+	// Each list now holds as many items as v has: FillForm keeps the
+	// controls in step with the elements.
+	els, cs := formControls(form)
 	for i, c := range s.FillForm(cs, v) {
 		if c == cs[i] {
+			continue
+		}
+		if c.List {
 			continue
 		}
 		if c.Checkbox {
@@ -82,10 +99,20 @@ func setWidget(root element, s widget.Schema, v widget.Values) []element {
 		}
 		changed = append(changed, els[i])
 	}
-	if len(changed) > 0 {
-		// The widget's own listener re-reads the whole form, once.
+	// The widget's own listener re-reads the whole form, once: from a
+	// changed control, or any, when only a list changed, to no item.
+	trigger := changed
+	if len(trigger) == 0 && redrawn {
+		for i, c := range cs {
+			if !c.List {
+				trigger = els[i : i+1]
+				break
+			}
+		}
+	}
+	if len(trigger) > 0 {
 		ev := js.Global().Get("Event").New("change", map[string]any{"bubbles": true})
-		changed[0].Call("dispatchEvent", ev)
+		trigger[0].Call("dispatchEvent", ev)
 	}
 	return changed
 }
@@ -193,4 +220,18 @@ func whenScrolled(fn func()) {
 		return nil
 	})
 	win.Call("addEventListener", "scrollend", f, map[string]any{"once": true})
+}
+
+// sameItems reports whether the list control set holds items, in order.
+func sameItems(set element, items []string) bool {
+	selects := queryAll(set.Value, "select[name]")
+	if len(selects) != len(items) {
+		return false
+	}
+	for i, sel := range selects {
+		if sel.Get("value").String() != items[i] {
+			return false
+		}
+	}
+	return true
 }

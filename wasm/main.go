@@ -232,6 +232,7 @@ func hydrate(root element, initial string) error {
 		})
 	}
 	listen(root.Value, "keydown", in.key)
+	in.listenLists()
 
 	// A reader may have changed a control, or pressed Replay, while the
 	// module was loading: the loader notes a pending replay on the root.
@@ -553,29 +554,11 @@ func collectLater() {
 // collecting cancels the pending collection, nil if none.
 var collecting func()
 
-// showItems shows as many items of each list control as the parameter
-// its count comes from says (one fault per attempt), hiding the rest.
-func (in *instance) showItems(controls []widget.Control) {
-	for name, n := range in.w.Schema.ItemsShown(controls) {
-		for i, item := range queryAll(in.form.Value, "[data-param=\""+name+"\"] .w-item") {
-			item.Set("hidden", i >= n)
-		}
-	}
-}
-
-// controls reads the form's named elements, in document order, for
-// Schema.ReadForm.
+// controls reads the form's controls, in document order, for
+// Schema.ReadForm (formControls).
 func (in *instance) controls() []widget.Control {
-	var out []widget.Control
-	for _, el := range queryAll(in.form.Value, "select[name], input[name]") {
-		v := el.Value
-		c := widget.Control{Name: v.Get("name").String(), Value: v.Get("value").String()}
-		if v.Get("type").String() == "checkbox" {
-			c.Checkbox, c.Checked = true, v.Get("checked").Bool()
-		}
-		out = append(out, c)
-	}
-	return out
+	_, cs := formControls(in.form)
+	return cs
 }
 
 // showError puts a message in the widget's error line (role=alert), made on

@@ -280,9 +280,12 @@ func TestBrowserEmbedButtonAndPermalink(t *testing.T) {
 	if _, err := chromedp.Run(wctx, chromedp.Poll[bool](`document.querySelector('`+root+`').dataset.params.includes('"attempts":4')`)); err != nil {
 		t.Fatalf("attempts never became 4: %v", err)
 	}
-	// One fault per attempt: four of the ten are offered now.
-	if n := evalT[int](t, ctx, `[...document.querySelectorAll('`+root+` [data-param="faults"] .w-item')].filter(e => !e.hidden).length`); n != 4 {
-		t.Errorf("4 attempts offer %d faults", n)
+	// One fault per attempt: the fault in use, and Add for the others.
+	if n := evalT[int](t, ctx, `[...document.querySelectorAll('`+root+` [data-param="faults"] .w-item')].filter(e => !e.hidden).length`); n != 1 {
+		t.Errorf("4 attempts show %d faults, want the 1 in use", n)
+	}
+	if evalT[bool](t, ctx, `document.querySelector('`+root+` [data-param="faults"] .w-add').disabled`) {
+		t.Error("4 attempts with 1 fault offer no Add")
 	}
 
 	// The panel opens from the keyboard: Enter on its summary.

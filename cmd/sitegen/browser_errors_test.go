@@ -194,7 +194,9 @@ func TestBrowserFieldErrors(t *testing.T) {
 		t.Run(w.Name, func(t *testing.T) {
 			p := open(t, ts, w.Name)
 			if num == nil {
-				// Every item of the list set to "—", as a reader can.
+				// Every item of the list emptied, as a reader cannot
+				// (Remove stops at the shortest list): the check still
+				// holds.
 				all := `document.querySelectorAll('` + p.control(list.Name) + `')`
 				before := evalT[[]string](t, p.ctx, `[...`+all+`].map(s => s.value)`)
 				setAll := func(values []string) {

@@ -15,6 +15,10 @@ type Control struct {
 	Value    string // its value
 	Checkbox bool   // a checkbox, whose value is Checked
 	Checked  bool
+	// List marks a list parameter's fieldset, read before its items
+	// (ListControl writes one select per item in use), so that a list of
+	// no items still says that it is there, and empty.
+	List bool
 }
 
 // ItemsShown says, for each list parameter whose count comes from another
@@ -54,6 +58,10 @@ func (s Schema) ReadForm(cs []Control) map[string]string {
 			continue
 		}
 		switch {
+		case p.Kind == EnumList && c.List:
+			if _, seen := lists[c.Name]; !seen {
+				lists[c.Name] = nil
+			}
 		case p.Kind == EnumList:
 			i := items[c.Name]
 			items[c.Name]++
@@ -83,31 +91,42 @@ func (s Schema) ReadForm(cs []Control) map[string]string {
 
 // FillForm is ReadForm's inverse: the controls cs (a widget's form, in
 // document order, as the page reads it) set to the values v, as control
-// would have written them. A link in the prose sets a widget's form in
-// place with it; ReadForm of the result gives v back. Controls that name
-// no parameter are returned as they are.
+// would have written them. A list whose fieldset is among cs (Control.List)
+// gets one item per value of v, in place of those it had; the page draws
+// the list with v's items (ListControl) before it fills the rest. A link
+// in the prose sets a widget's form in place with it; ReadForm of the
+// result gives v back. Controls that name no parameter are returned as
+// they are.
 func (s Schema) FillForm(cs []Control, v Values) []Control {
-	out := make([]Control, len(cs))
+	out := make([]Control, 0, len(cs))
 	items := map[string]int{}
-	for i, c := range cs {
-		out[i] = c
+	drawn := map[string]bool{} // lists given v's items at their fieldset
+	for _, c := range cs {
 		p, ok := s.Param(c.Name)
-		if !ok {
-			continue
-		}
 		switch {
+		case !ok:
+		case p.Kind == EnumList && c.List:
+			out = append(out, c)
+			for _, it := range v.List(p.Name) {
+				out = append(out, Control{Name: p.Name, Value: it})
+			}
+			drawn[p.Name] = true
+			continue
+		case p.Kind == EnumList && drawn[p.Name]:
+			continue
 		case p.Kind == EnumList:
 			n := items[c.Name]
 			items[c.Name]++
-			out[i].Value = p.Pad
+			c.Value = p.Pad
 			if list := v.List(p.Name); n < len(list) {
-				out[i].Value = list[n]
+				c.Value = list[n]
 			}
 		case c.Checkbox:
-			out[i].Checked = v.Bool(p.Name)
+			c.Checked = v.Bool(p.Name)
 		default:
-			out[i].Value = v.Text(p.Name)
+			c.Value = v.Text(p.Name)
 		}
+		out = append(out, c)
 	}
 	return out
 }

@@ -7,18 +7,22 @@ import (
 )
 
 var (
-	controlRE  = regexp.MustCompile(`(?s)<select [^>]*name="([^"]+)"[^>]*>(.*?)</select>|<input ([^>]*)>`)
+	controlRE  = regexp.MustCompile(`(?s)<select [^>]*name="([^"]+)"[^>]*>(.*?)</select>|<input ([^>]*)>|<fieldset [^>]*data-param="([^"]+)"`)
 	selectedRE = regexp.MustCompile(`<option value="([^"]*)" selected>`)
 	attrValRE  = regexp.MustCompile(`\s([a-z-]+)(?:="([^"]*)")?`)
 )
 
 // controlsOf reads the controls of a rendered widget as the page does:
-// each select's selected option, each input's value or checked state, in
-// document order.
+// each select's selected option, each input's value or checked state,
+// each list's fieldset, in document order.
 func controlsOf(t *testing.T, html string) []Control {
 	t.Helper()
 	var out []Control
 	for _, m := range controlRE.FindAllStringSubmatch(html, -1) {
+		if m[4] != "" {
+			out = append(out, Control{Name: m[4], List: true})
+			continue
+		}
 		if m[1] != "" {
 			c := Control{Name: m[1]}
 			if s := selectedRE.FindStringSubmatch(m[2]); s != nil {

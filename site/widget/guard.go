@@ -256,7 +256,7 @@ func (r *guardRun) timeline(h *HTML, step int, s guardState) {
 	if step == r.Steps() {
 		now = -1
 	}
-	h.Open("div", "class", "g-scroll", "tabindex", "0", "role", "group", "aria-label", "Timeline: one lane per request")
+	openScroller(h, "g-scroll", "Timeline: one lane per request")
 	h.Open("table", "class", "g-lanes")
 	h.Elem("caption", "One lane per request; one column per step of the shared timeline ("+Itoa(int(guard.Step/time.Millisecond))+" ms each).")
 	h.Open("thead").Open("tr").Elem("th", "Request", "scope", "col", "class", "g-lane")

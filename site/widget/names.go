@@ -44,6 +44,12 @@ const (
 // Selector is the CSS selector of the control.
 func (a Action) Selector() string { return `[data-action="` + string(a) + `"]` }
 
+// The actions of a list parameter's control (ListControl).
+const (
+	ActionAddItem    Action = "add-item"    // add an item to the list
+	ActionRemoveItem Action = "remove-item" // remove this item of the list
+)
+
 // loaderSelectors are the parts of a widget the loader finds, by the name
 // it knows them by.
 var loaderSelectors = [][2]string{

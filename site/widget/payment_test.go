@@ -42,9 +42,10 @@ func TestPaymentWidgetShowsTheDoubleCharge(t *testing.T) {
 		`<label class="w-field" for="w-payment-1-keys"`,
 		`<tr class="orphan"><td>ch_1</td>`, // the charge the client never heard of
 		`data-action="replay"`,
-		// one fault control per attempt, each a real choice (no blank)
-		`<label class="w-item"><span class="w-itemno">3</span>`,
-		`<label class="w-item" hidden><span class="w-itemno">4</span>`,
+		// the one fault in use, what the other attempts meet, and Add
+		`<select name="faults" aria-label="Network, attempt by attempt 1">`,
+		`<p class="w-item-rest">After these: ok</p>`,
+		`data-action="add-item" aria-label="Add to Network, attempt by attempt">`,
 	} {
 		if !strings.Contains(html, want) {
 			t.Errorf("missing %s", want)

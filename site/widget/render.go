@@ -63,7 +63,16 @@ func Render(h *HTML, w *Widget, v Values, at Place) error {
 	if steps > 0 {
 		Player(h, id, steps, steps)
 	}
-	h.Elem("p", "Turn JavaScript on to change the parameters and replay; what follows is the run these parameters give.", "class", "w-nojs")
+	// Without JavaScript (noscript.css) and in print the controls are
+	// hidden: a caption says which settings produced the run shown (the
+	// controls already say it to the search index, which leaves it out),
+	// and a note that trying others needs JavaScript.
+	h.Open("p", "class", "w-settings", "data-pagefind-ignore", "all").Elem("strong", "Settings:").Text(" " + Settings(v) + ".").Close("p")
+	try := "To try other settings, turn JavaScript on."
+	if steps > 0 {
+		try = "To try other settings, and to replay the run step by step, turn JavaScript on."
+	}
+	h.Elem("p", try, "class", "w-nojs")
 	// What changed, in a sentence, for screen readers: the output region is
 	// redrawn as a whole, which a live region would read out in full.
 	h.Elem("p", "", "class", "w-sr", "role", "status", "data-region", string(RegionStatus))
@@ -131,36 +140,8 @@ func StepText(step, steps int) string {
 
 func control(h *HTML, p Param, v Values, id string) {
 	cid := id + "-" + p.Name
-	switch p.Kind {
-	case EnumList:
-		h.Open("fieldset", "class", "w-field w-list", "title", p.Help, "data-param", p.Name)
-		h.Elem("legend", p.Label)
-		list := v.List(p.Name)
-		shown := p.MaxItems
-		if p.CountFrom != "" {
-			shown = v.Int(p.CountFrom)
-		}
-		for i := 0; i < p.MaxItems; i++ {
-			cur := p.Pad
-			if i < len(list) {
-				cur = list[i]
-			}
-			n := Itoa(i + 1)
-			// Items past the count stay in the markup, hidden, so the page
-			// can offer them when the count grows without re-rendering.
-			h.Open("label", "class", "w-item", "hidden", boolAttr(i >= shown))
-			h.Elem("span", n, "class", "w-itemno")
-			h.Open("select", "name", p.Name, "aria-label", p.Label+" "+n)
-			if p.Pad == "" {
-				h.Elem("option", "—", "value", "", "selected", boolAttr(cur == ""))
-			}
-			for _, a := range p.Allowed {
-				h.Elem("option", p.Word(a), "value", a, "selected", boolAttr(cur == a))
-			}
-			h.Close("select")
-			h.Close("label")
-		}
-		h.Close("fieldset")
+	if p.Kind == EnumList {
+		ListControl(h, p, v.List(p.Name), ListLimit(p, v))
 		return
 	}
 	h.Open("label", "class", "w-field", "for", cid, "title", p.Help)
