@@ -123,7 +123,7 @@ func TestBuildRealSite(t *testing.T) {
 		`<link rel="stylesheet" href="/static/widget\.[0-9a-f]{8}\.css">`,
 		`<link rel="stylesheet" href="/static/highlight\.[0-9a-f]{8}\.css">`,
 		`<noscript><link rel="stylesheet" href="/static/noscript\.[0-9a-f]{8}\.css"></noscript>`,
-		`<script src="/static/loader\.[0-9a-f]{8}\.js" data-wasm="/static/retrylab\.[0-9a-f]{8}\.wasm" data-exec="/static/wasm_exec\.[0-9a-f]{8}\.js" data-selectors="[^"]+" defer></script>`,
+		`<script src="/static/loader\.[0-9a-f]{8}\.js" data-wasm="/static/retrylab\.[0-9a-f]{8}\.wasm" data-exec="/static/wasm_exec\.[0-9a-f]{8}\.js" data-worker="/static/simworker\.[0-9a-f]{8}\.js" data-selectors="[^"]+" defer></script>`,
 	} {
 		if !regexp.MustCompile(re).MatchString(index) {
 			t.Errorf("index.html has no match for %s", re)
