@@ -351,7 +351,7 @@ func (in *instance) show(step int) {
 	step = max(0, min(step, steps))
 	var h widget.HTML
 	in.run.Output(&h, step)
-	in.out.SetInnerHTML(h.String())
+	morph(in.out.Value, h.String())
 	in.root.SetAttribute("data-step", widget.Itoa(step))
 	if in.stepno != nil {
 		in.stepno.SetTextContent(widget.StepText(step, steps))
