@@ -2,12 +2,137 @@ package main
 
 import (
 	"encoding/json"
+	"math"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/chromedp/chromedp"
+
 	"github.com/retrylab/retrylab/site/widget"
 )
+
+// motion sets backoff's capacity to 100 through its control, as a change
+// event, and samples the chart at every frame for half a second (the
+// transition takes 250 ms once the page draws again): the capacity line's
+// vertical place, the no-jitter run's "all served" line's place along the
+// plot, and whether the bars' path is neither the old one nor the new. It
+// also says whether the three are the elements drawn before the change,
+// and where the new attributes put the two lines.
+const motion = `new Promise(done => {
+  const root = document.querySelector('[data-widget="backoff"]');
+  const q = s => root.querySelector(s);
+  const cap = q('.chart .ref.cap'), at = q('.chart svg.at line.p-none'), bars = q('.chart .bars');
+  const sample = () => ({
+    cap: new DOMMatrix(getComputedStyle(cap).transform).f,
+    at: new DOMMatrix(getComputedStyle(at).transform).e,
+    d: getComputedStyle(bars).d,
+  });
+  const before = sample();
+  const input = q('[name="capacity"]');
+  input.value = "100";
+  input.dispatchEvent(new Event("change", {bubbles: true}));
+  const kept = q('.chart .ref.cap') === cap && q('.chart svg.at line.p-none') === at && q('.chart .bars') === bars;
+  const target = {
+    cap: cap.transform.baseVal.consolidate().matrix.f,
+    at: at.transform.baseVal.consolidate().matrix.e,
+  };
+  const samples = [], t0 = performance.now();
+  const tick = () => {
+    samples.push(sample());
+    if (performance.now() - t0 < 500) return requestAnimationFrame(tick);
+    const after = samples[samples.length - 1];
+    done({
+      before: {cap: before.cap, at: before.at}, after: {cap: after.cap, at: after.at}, target, kept,
+      caps: samples.map(s => s.cap), ats: samples.map(s => s.at),
+      barsMoving: samples.map(s => s.d !== before.d && s.d !== after.d),
+      barsChanged: after.d !== before.d,
+    });
+  };
+  tick();
+})`
+
+type motionPlace struct {
+	Cap float64 `json:"cap"`
+	At  float64 `json:"at"`
+}
+
+type motionRun struct {
+	Before, After, Target motionPlace
+	Kept                  bool
+	Caps, Ats             []float64
+	BarsMoving            []bool
+	BarsChanged           bool
+}
+
+func sampleMotion(t *testing.T, p *wpage) motionRun {
+	t.Helper()
+	got, err := chromedp.Run(p.ctx, chromedp.Evaluate[motionRun](motion, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("sampling the motion: %v", err)
+	}
+	if !got.Kept {
+		t.Fatal("the change drew new elements: the chart's lines and bars were replaced, so nothing can move")
+	}
+	if got.Before == got.After || !got.BarsChanged {
+		t.Fatalf("capacity 100 moved nothing: before %+v, after %+v, bars changed: %v", got.Before, got.After, got.BarsChanged)
+	}
+	// The attribute's matrix is in single precision.
+	if math.Abs(got.After.Cap-got.Target.Cap) > 1e-3 || math.Abs(got.After.At-got.Target.At) > 1e-3 {
+		t.Fatalf("half a second on, the lines are at %+v, not where their attributes put them, %+v", got.After, got.Target)
+	}
+	return got
+}
+
+// on counts the samples strictly between a and b.
+func on(xs []float64, a, b float64) int {
+	n := 0
+	for _, x := range xs {
+		if (a < x && x < b) || (b < x && x < a) {
+			n++
+		}
+	}
+	return n
+}
+
+func count(bs []bool) int {
+	n := 0
+	for _, b := range bs {
+		if b {
+			n++
+		}
+	}
+	return n
+}
+
+// A change of parameters moves the chart from its old state to the new:
+// on the way, the capacity line and the "all served" line are drawn
+// between their old and new places and the bars between their old and new
+// heights. Under prefers-reduced-motion they are at the new state from the
+// first frame.
+func TestBrowserChartsMove(t *testing.T) {
+	ts := serveSite(t, builtSite(t))
+
+	p := open(t, ts, "backoff")
+	m := sampleMotion(t, p)
+	if on(m.Caps, m.Before.Cap, m.After.Cap) == 0 {
+		t.Errorf("the capacity line jumped from %v to %v px: %v", m.Before.Cap, m.After.Cap, m.Caps)
+	}
+	if on(m.Ats, m.Before.At, m.After.At) == 0 {
+		t.Errorf("the all-served line jumped from %v to %v: %v", m.Before.At, m.After.At, m.Ats)
+	}
+	if count(m.BarsMoving) == 0 {
+		t.Errorf("the bars jumped to their new heights")
+	}
+	p.clean()
+
+	q := open(t, ts, "backoff", "prefers-reduced-motion", "reduce")
+	m = sampleMotion(t, q)
+	if n := on(m.Caps, m.Before.Cap, m.After.Cap) + on(m.Ats, m.Before.At, m.After.At) + count(m.BarsMoving); n > 0 {
+		t.Errorf("under prefers-reduced-motion the chart moved, in %d samples: capacity line %v, all-served line %v", n, m.Caps, m.Ats)
+	}
+	q.clean()
+}
 
 // morphStep changes the widget's first parameter to its next allowed
 // value (or a number to another in bounds), or, with step >= 0, moves the
