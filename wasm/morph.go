@@ -5,12 +5,22 @@ package main
 import "syscall/js"
 
 // morph makes the children of target those of the markup html, as setting
-// its innerHTML would, but keeps every element that is still there: an
-// element of the same tag at the same place (or, among siblings that carry
-// a data-key, the sibling of the same tag and key) stays, and only its
-// changed attributes and text are written. A bar whose transform changes is
-// the same bar, so the stylesheet's transitions move it from the old state
-// to the new; the rest is inserted or removed.
+// its innerHTML would, but keeps the shapes a figure moves, so that the
+// stylesheet's transitions take them from the old state to the new: a bar
+// whose path changes is the same bar, grown.
+//
+// A view marks what it moves with a data-key, unique among its siblings
+// (site/chart keys its bars, lines, bands and markers). A node equal to
+// its counterpart stays as it is. An element with a data-key stays, as
+// the sibling of the same tag and key wherever it was, and is patched
+// whole: its changed attributes and text are written, and of its
+// descendants each element of the same tag at the same place stays. An
+// element that holds keyed ones is patched the same way, its own children
+// by the same rule. Any other element that changed is swapped whole for
+// the new one, as innerHTML did: each step of a walk is a call from the
+// module into JavaScript, a few microseconds, where the browser parses
+// markup natively; walking a guard timeline of 500 elements took 75 ms,
+// against 2 ms for innerHTML.
 //
 // The markup is parsed once, by the browser, into a <template>: its nodes
 // are what is inserted, so nothing is parsed or copied twice.
@@ -19,20 +29,28 @@ func morph(target js.Value, html string) {
 		parser = js.Global().Get("document").Call("createElement", "template")
 	}
 	parser.Set("innerHTML", html)
-	morphChildren(target, parser.Get("content"))
+	morphChildren(target, parser.Get("content"), false)
 }
 
 // parser is the <template> that morph parses markup with, made on first use.
 var parser js.Value
 
 // morphChildren walks the children of old and of fresh side by side and
-// makes old's the same as fresh's, which it empties on the way.
-func morphChildren(old, fresh js.Value) {
+// makes old's the same as fresh's, which it empties on the way; keep says
+// they are inside a keyed element, where every element that can stay
+// does. Every js.Value read is a call into JavaScript, so each is read
+// once.
+func morphChildren(old, fresh js.Value, keep bool) {
 	cur := old.Get("firstChild")
 	for next := fresh.Get("firstChild"); !next.IsNull(); {
 		n := next
 		next = n.Get("nextSibling")
-		m := counterpart(old, cur, n)
+		element := n.Get("nodeType").Int() == elementNode
+		key := js.Null()
+		if element {
+			key = n.Call("getAttribute", "data-key")
+		}
+		m := counterpart(old, cur, n, key)
 		switch {
 		case m.IsNull():
 			old.Call("insertBefore", n, cur) // moves n out of fresh
@@ -42,7 +60,19 @@ func morphChildren(old, fresh js.Value) {
 		default:
 			old.Call("insertBefore", m, cur) // a keyed sibling, from further on
 		}
-		morphNode(m, n)
+		if m.Call("isEqualNode", n).Bool() {
+			continue
+		}
+		if !element {
+			m.Set("nodeValue", n.Get("nodeValue"))
+			continue
+		}
+		if !keep && key.IsNull() && n.Call("querySelector", "[data-key]").IsNull() {
+			old.Call("replaceChild", n, m)
+			continue
+		}
+		morphAttributes(m, n)
+		morphChildren(m, n, keep || !key.IsNull())
 	}
 	// What is left from cur on has no counterpart: every kept node was
 	// taken from cur's place or moved before it.
@@ -53,16 +83,14 @@ func morphChildren(old, fresh js.Value) {
 	}
 }
 
-// counterpart is the child of old that stays as fresh node n, or null: for
-// an element with a data-key, old's child of the same tag and key wherever
-// it is; otherwise cur, if it is a node of the same kind and tag without a
-// key.
-func counterpart(old, cur, n js.Value) js.Value {
-	if n.Get("nodeType").Int() == elementNode {
-		if key := n.Call("getAttribute", "data-key"); !key.IsNull() {
-			sel := ":scope > " + n.Get("localName").String() + `[data-key="` + cssString(key.String()) + `"]`
-			return old.Call("querySelector", sel)
-		}
+// counterpart is the child of old that stays as fresh node n, whose
+// data-key is key (null if it has none), or null: for a keyed element,
+// old's child of the same tag and key wherever it is; otherwise cur, if it
+// is a node of the same kind and tag without a key.
+func counterpart(old, cur, n, key js.Value) js.Value {
+	if !key.IsNull() {
+		sel := ":scope > " + n.Get("localName").String() + `[data-key="` + cssString(key.String()) + `"]`
+		return old.Call("querySelector", sel)
 	}
 	if cur.IsNull() || cur.Get("nodeName").String() != n.Get("nodeName").String() {
 		return js.Null()
@@ -73,31 +101,18 @@ func counterpart(old, cur, n js.Value) js.Value {
 	return cur
 }
 
-// morphNode makes kept node m the same as fresh node n, of the same kind
-// and tag: its text, or its attributes and then its children.
-func morphNode(m, n js.Value) {
-	if m.Call("isEqualNode", n).Bool() {
-		return
-	}
-	if n.Get("nodeType").Int() != elementNode {
-		m.Set("nodeValue", n.Get("nodeValue"))
-		return
-	}
-	morphAttributes(m, n)
-	morphChildren(m, n)
-}
-
-// morphAttributes gives element m the attributes of n and no others,
-// writing only those that changed.
+// morphAttributes gives element m the attributes of n and no others. When
+// they differ, each of n's is set on m as a copy of the attribute node:
+// no value is read into the module, and one set to the value it had
+// changes nothing the stylesheet sees.
 func morphAttributes(m, n js.Value) {
+	if m.Call("cloneNode", false).Call("isEqualNode", n.Call("cloneNode", false)).Bool() {
+		return
+	}
 	attrs := n.Get("attributes")
 	count := attrs.Length()
 	for i := range count {
-		a := attrs.Index(i)
-		name, value := a.Get("name").String(), a.Get("value").String()
-		if was := m.Call("getAttribute", name); was.IsNull() || was.String() != value {
-			m.Call("setAttribute", name, value)
-		}
+		m.Call("setAttributeNode", attrs.Index(i).Call("cloneNode"))
 	}
 	// m now has every attribute of n: if it has as many, it has no other.
 	old := m.Get("attributes")

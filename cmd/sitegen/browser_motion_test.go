@@ -137,12 +137,12 @@ func TestBrowserChartsMove(t *testing.T) {
 // morphStep changes the widget's first parameter to its next allowed
 // value (or a number to another in bounds), or, with step >= 0, moves the
 // replay's scrubber to step, then returns the output region's markup as
-// the page holds it, the markup the generator's view code gives for the
-// widget's new state parsed by the browser, and how many of the output's
-// elements before the change are still in it.
+// the page holds it, and how many of the output's keyed shapes (the ones
+// its figures move) there were before the change, are after it, and are
+// the same elements.
 const morphStep = `((step) => {
   const root = document.querySelector(ROOT), out = root.querySelector('[data-region="output"]');
-  const before = [...out.querySelectorAll("*")];
+  const before = [...out.querySelectorAll("[data-key]")];
   if (step >= 0) {
     const s = root.querySelector('[data-action="scrub"]');
     s.value = String(step);
@@ -154,21 +154,24 @@ const morphStep = `((step) => {
     c.dispatchEvent(new Event("change", {bubbles: true}));
   }
   return {params: root.dataset.params, step: Number(root.dataset.step), html: out.innerHTML,
+    keyed: before.length, keyedNow: out.querySelectorAll("[data-key]").length,
     kept: before.filter(e => out.contains(e)).length, error: root.dataset.error || ""};
 })`
 
 type morphResult struct {
-	Params string `json:"params"`
-	Step   int    `json:"step"`
-	HTML   string `json:"html"`
-	Kept   int    `json:"kept"`
-	Error  string `json:"error"`
+	Params   string `json:"params"`
+	Step     int    `json:"step"`
+	HTML     string `json:"html"`
+	Keyed    int    `json:"keyed"`
+	KeyedNow int    `json:"keyedNow"`
+	Kept     int    `json:"kept"`
+	Error    string `json:"error"`
 }
 
 // The page patches a widget's output in place: after every change and
 // every replay step the output's DOM is the one the view's markup parses
-// to (what setting innerHTML gave), and most of its elements are the ones
-// drawn before.
+// to (what setting innerHTML gave), and the shapes its figures move are
+// the elements drawn before.
 func TestBrowserOutputPatchedInPlace(t *testing.T) {
 	ts := serveSite(t, builtSite(t))
 	for _, name := range []string{"backoff", "budget", "storm", "payment", "lease", "guard", "lock"} {
@@ -183,6 +186,7 @@ func TestBrowserOutputPatchedInPlace(t *testing.T) {
 		if p.rootData("steps") != "0" && p.rootData("steps") != "" {
 			steps = append(steps, 0, 3, 2, 5)
 		}
+		keyedSeen := false
 		for _, step := range steps {
 			got := evalT[morphResult](t, p.ctx, fn+"("+strconv.Itoa(step)+")")
 			if got.Error != "" {
@@ -210,9 +214,13 @@ func TestBrowserOutputPatchedInPlace(t *testing.T) {
 			if !same {
 				t.Errorf("%s, step %d (%s): the patched output is not the view's markup:\n got %.300s\nwant %.300s", name, step, got.Params, firstDiff(got.HTML, want), firstDiff(want, got.HTML))
 			}
-			if got.Kept == 0 {
-				t.Errorf("%s, step %d: no element of the output was kept", name, step)
+			if got.Keyed > 0 && got.KeyedNow > 0 && got.Kept == 0 {
+				t.Errorf("%s, step %d: none of the %d shapes the figures move was kept", name, step, got.Keyed)
 			}
+			keyedSeen = keyedSeen || got.Kept > 0
+		}
+		if chart := name == "backoff" || name == "budget" || name == "storm" || name == "lease"; chart && !keyedSeen {
+			t.Errorf("%s: no shape of its chart was kept from one drawing to the next", name)
 		}
 		p.clean()
 	}

@@ -47,8 +47,22 @@ type Chart struct {
 	// chart is ever drawn with.
 	Pad int
 
-	data  markup.HTML // drawn in the plot's stretched viewBox
-	marks markup.HTML // drawn over the data, in the outer coordinates
+	data  markup.HTML    // drawn in the plot's stretched viewBox
+	marks markup.HTML    // drawn over the data, in the outer coordinates
+	drawn map[string]int // how many shapes of each kind so far, for their keys
+}
+
+// key names the next shape of a kind, "bars-0", "vline-1", ...: its
+// data-key, by which the page keeps the shape from one drawing to the next
+// and moves it (wasm/morph.go). The second vertical line of a chart is
+// the second in the next drawing too.
+func (c *Chart) key(kind string) string {
+	if c.drawn == nil {
+		c.drawn = map[string]int{}
+	}
+	n := c.drawn[kind]
+	c.drawn[kind] = n + 1
+	return kind + "-" + itoa(n)
 }
 
 // Geometry of the outer <svg>, in CSS pixels (heights) and fractions of the
@@ -95,7 +109,7 @@ func round(f float64) float64 { return math.Round(f*10) / 10 }
 // slides and widens from where it was.
 func (c *Chart) Band(from, to float64, class, label string) {
 	x0, x1 := round(c.xIn(from)), round(c.xIn(to))
-	c.data.Void("rect", "class", join("band", class), "width", "1", "height", coord(inner),
+	c.data.Void("rect", "class", join("band", class), "data-key", c.key("band"), "width", "1", "height", coord(inner),
 		"transform", "translate("+coord(x0)+" 0) scale("+coord(x1-x0)+" 1)")
 	if label != "" {
 		c.marks.Elem("text", label, "class", join("band-label", class), "x", pct((c.xFrac(from)+c.xFrac(to))/2),
@@ -125,7 +139,7 @@ func (c *Chart) Bars(x0, dx float64, values []float64, class string) {
 	for range c.Pad - len(values) {
 		bar(end, base, end)
 	}
-	c.data.Void("path", "class", join("bars", class), "d", d.String())
+	c.data.Void("path", "class", join("bars", class), "data-key", c.key("bars"), "d", d.String())
 }
 
 // Steps draws the outline of the bars Bars would draw: a step line, so that
@@ -146,7 +160,7 @@ func (c *Chart) Steps(x0, dx float64, values []float64, class string) {
 		d.WriteString("V" + base + "H" + end)
 	}
 	d.WriteString("V" + base)
-	c.data.Void("path", "class", join("steps", class), "d", d.String(), "vector-effect", "non-scaling-stroke")
+	c.data.Void("path", "class", join("steps", class), "data-key", c.key("steps"), "d", d.String(), "vector-effect", "non-scaling-stroke")
 }
 
 // Line joins (xs[i], ys[i]) in order. Use Series for evenly spaced values.
@@ -164,7 +178,7 @@ func (c *Chart) Line(xs, ys []float64, class string) {
 		}
 		d.WriteString(coord(c.xIn(xs[i])) + " " + coord(c.yIn(ys[i])))
 	}
-	c.data.Void("path", "class", join("line", class), "d", d.String(), "vector-effect", "non-scaling-stroke")
+	c.data.Void("path", "class", join("line", class), "data-key", c.key("line"), "d", d.String(), "vector-effect", "non-scaling-stroke")
 }
 
 // Series joins values[i] at x0 + i*dx.
@@ -182,7 +196,7 @@ func (c *Chart) Series(x0, dx float64, values []float64, class string) {
 // A chart has room for one such key. The line is placed by its transform,
 // so that a redrawn one glides to its new height.
 func (c *Chart) HLine(y float64, class, label string) {
-	c.marks.Void("line", "class", join("ref", class), "x1", pct(padL), "x2", pct(1-padR), "y1", "0", "y2", "0",
+	c.marks.Void("line", "class", join("ref", class), "data-key", c.key("hline"), "x1", pct(padL), "x2", pct(1-padR), "y1", "0", "y2", "0",
 		"transform", "translate(0 "+coord(c.yPx(y))+")")
 	if label != "" {
 		c.marks.Elem("text", label, "class", join("ref-label key", class), "x", pct(1-padR), "dx", itoa(-keyW-6),
@@ -203,7 +217,7 @@ func (c *Chart) HLine(y float64, class, label string) {
 // line may fall.
 func (c *Chart) VLine(x float64, class, label string, row int) {
 	f := c.xFrac(x)
-	c.marks.Open("svg", "class", "at", "aria-hidden", "true", "x", pct(padL), "y", itoa(top), "width", pct(1-padL-padR), "height", coord(c.plotHeight()),
+	c.marks.Open("svg", "class", "at", "data-key", c.key("vline"), "aria-hidden", "true", "x", pct(padL), "y", itoa(top), "width", pct(1-padL-padR), "height", coord(c.plotHeight()),
 		"viewBox", "0 0 1000 1000", "preserveAspectRatio", "none", "overflow", "visible")
 	// At the place pct would write across the whole width, to a
 	// ten-thousandth of a unit: the line falls on the same pixels as a
@@ -338,10 +352,10 @@ func HBars(title, desc, class string, max float64, bars []Bar) string {
 		w.Open("svg", "class", "bar", "aria-hidden", "true", "y", coord(y+label), "width", "100%", "height", itoa(thick),
 			"viewBox", "0 0 "+itoa(inner)+" "+itoa(thick), "preserveAspectRatio", "none")
 		x, total := 0.0, 0.0
-		for _, s := range b.Segments {
+		for j, s := range b.Segments {
 			v := math.Max(s.Value, 0)
 			l, r := round(x*inner), round((x+v*scale)*inner)
-			w.Void("rect", "class", join("seg", s.Class), "width", "1", "height", itoa(thick),
+			w.Void("rect", "class", join("seg", s.Class), "data-key", "seg-"+itoa(j), "width", "1", "height", itoa(thick),
 				"transform", "translate("+coord(l)+" 0) scale("+coord(r-l)+" 1)")
 			x += v * scale
 			total += v

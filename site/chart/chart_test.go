@@ -47,7 +47,7 @@ func TestNumber(t *testing.T) {
 }
 
 var (
-	pathRE = regexp.MustCompile(`<path class="([^"]*)" d="([^"]*)"`)
+	pathRE = regexp.MustCompile(`<path class="([^"]*)" data-key="[a-z]+-0" d="([^"]*)"`)
 	numRE  = regexp.MustCompile(`-?[0-9.]+`)
 )
 
@@ -70,8 +70,8 @@ func TestChartSVG(t *testing.T) {
 	for _, want := range []string{
 		`<svg class="chart bo" role="img" width="100%" height="240" xmlns="http://www.w3.org/2000/svg"><title>Calls &lt;per&gt; slot</title><desc>No jitter: 10,500 calls.</desc>`,
 		`viewBox="0 0 1000 1000" preserveAspectRatio="none"`,
-		`<rect class="band trigger" width="1" height="1000" transform="translate(200 0) scale(200 1)"/>`,
-		`<line class="ref cap" x1="5%" x2="99.5%" y1="0" y2="0" transform="translate(0 120)"/>`,
+		`<rect class="band trigger" data-key="band-0" width="1" height="1000" transform="translate(200 0) scale(200 1)"/>`,
+		`<line class="ref cap" data-key="hline-0" x1="5%" x2="99.5%" y1="0" y2="0" transform="translate(0 120)"/>`,
 		`<text class="axis-title" x="0" y="13">calls</text>`,
 		`>capacity 50</text>`, `>recovered</text>`, `>slow</text>`,
 	} {
@@ -126,9 +126,9 @@ func TestHBars(t *testing.T) {
 	for _, want := range []string{
 		`role="img"`, `<title>Calls</title>`, `<desc>4,000 against 1,109.</desc>`,
 		`<svg class="bar" aria-hidden="true" y="16" width="100%" height="22" viewBox="0 0 1000 22" preserveAspectRatio="none">`,
-		`<rect class="seg first" width="1" height="22" transform="translate(0 0) scale(200 1)"/>`,
-		`<rect class="seg retry" width="1" height="22" transform="translate(200 0) scale(600 1)"/>`,
-		`<rect class="seg retry" width="1" height="22" transform="translate(200 0) scale(0 1)"/>`, // a 0 has a place
+		`<rect class="seg first" data-key="seg-0" width="1" height="22" transform="translate(0 0) scale(200 1)"/>`,
+		`<rect class="seg retry" data-key="seg-1" width="1" height="22" transform="translate(200 0) scale(600 1)"/>`,
+		`<rect class="seg retry" data-key="seg-1" width="1" height="22" transform="translate(200 0) scale(0 1)"/>`, // a 0 has a place
 		`x="80%" dx="6" y="32">4,000</text>`,
 		`>4,000</text>`, `>1,109</text>`,
 	} {
