@@ -108,7 +108,7 @@ func round(f float64) float64 { return math.Round(f*10) / 10 }
 // of width placed and stretched by its transform, so that a redrawn band
 // slides and widens from where it was.
 func (c *Chart) Band(from, to float64, class, label string) {
-	x0, x1 := round(c.xIn(from)), round(c.xIn(to))
+	x0, x1 := c.xIn(from), c.xIn(to)
 	c.data.Void("rect", "class", join("band", class), "data-key", c.key("band"), "width", "1", "height", coord(inner),
 		"transform", "translate("+coord(x0)+" 0) scale("+coord(x1-x0)+" 1)")
 	if label != "" {
