@@ -498,7 +498,7 @@ func (in *instance) show(step int) {
 // draw puts html, the output region at step of steps, in place, and
 // moves the scrubber and the step's number along.
 func (in *instance) draw(html string, step, steps int) {
-	in.out.SetInnerHTML(html)
+	morph(in.out.Value, html)
 	in.root.SetAttribute("data-step", widget.Itoa(step))
 	if in.stepno != nil {
 		in.stepno.SetTextContent(widget.StepText(step, steps))

@@ -39,9 +39,30 @@ type Chart struct {
 	Class  string // extra classes on the <svg>, for its colours
 	Height int    // in CSS pixels, at least MinHeight; the width is the container's
 	X, Y   Axis
+	// Pad is the least number of bars Bars and Steps draw: past the
+	// values, bars of no height and steps of no length. A chart redrawn
+	// with as many shapes and commands as before is one the page can move
+	// from the old state to the new (widget.css transitions a path's d
+	// only between paths of the same commands); give the most values the
+	// chart is ever drawn with.
+	Pad int
 
-	data  markup.HTML // drawn in the plot's stretched viewBox
-	marks markup.HTML // drawn over the data, in the outer coordinates
+	data  markup.HTML    // drawn in the plot's stretched viewBox
+	marks markup.HTML    // drawn over the data, in the outer coordinates
+	drawn map[string]int // how many shapes of each kind so far, for their keys
+}
+
+// key names the next shape of a kind, "bars-0", "vline-1", ...: its
+// data-key, by which the page keeps the shape from one drawing to the next
+// and moves it (wasm/morph.go). The second vertical line of a chart is
+// the second in the next drawing too.
+func (c *Chart) key(kind string) string {
+	if c.drawn == nil {
+		c.drawn = map[string]int{}
+	}
+	n := c.drawn[kind]
+	c.drawn[kind] = n + 1
+	return kind + "-" + itoa(n)
 }
 
 // Geometry of the outer <svg>, in CSS pixels (heights) and fractions of the
@@ -78,12 +99,18 @@ func (c *Chart) yIn(y float64) float64 { return clamp(inner*(1-c.Y.frac(y)), -1,
 
 func clamp(f, lo, hi float64) float64 { return math.Max(lo, math.Min(hi, f)) }
 
+// round is f as coord writes it, so that a width taken between two rounded
+// edges ends where the edge would be written.
+func round(f float64) float64 { return math.Round(f*10) / 10 }
+
 // Band shades the stretch of x from from to to over the plot's height,
-// with label centred at its top: a trigger, a slowdown.
+// with label centred at its top: a trigger, a slowdown. The band is a unit
+// of width placed and stretched by its transform, so that a redrawn band
+// slides and widens from where it was.
 func (c *Chart) Band(from, to float64, class, label string) {
 	x0, x1 := c.xIn(from), c.xIn(to)
-	c.data.Void("rect", "class", join("band", class), "x", coord(x0), "y", "0",
-		"width", coord(x1-x0), "height", coord(inner))
+	c.data.Void("rect", "class", join("band", class), "data-key", c.key("band"), "width", "1", "height", coord(inner),
+		"transform", "translate("+coord(x0)+" 0) scale("+coord(x1-x0)+" 1)")
 	if label != "" {
 		c.marks.Elem("text", label, "class", join("band-label", class), "x", pct((c.xFrac(from)+c.xFrac(to))/2),
 			"y", coord(top+16), "text-anchor", "middle", "paint-order", "stroke")
@@ -91,36 +118,49 @@ func (c *Chart) Band(from, to float64, class, label string) {
 }
 
 // Bars draws values[i] as a bar over [x0 + i*dx, x0 + (i+1)*dx), from 0 up,
-// as one path: a few hundred bars stay one element. Bars of 0 are left out.
+// as one path: a few hundred bars stay one element, painted as one shape
+// (separate rectangles would show seams between neighbours, where their
+// antialiased edges meet). Every value is a bar, a 0 one of no height, and
+// the chart's Pad more follow, so that a bar keeps its place in the path
+// from one drawing to the next and grows or shrinks to its new height.
 func (c *Chart) Bars(x0, dx float64, values []float64, class string) {
+	if len(values) == 0 {
+		return
+	}
 	var d strings.Builder
-	base := c.yIn(0)
+	base := coord(c.yIn(0))
+	bar := func(l, t, r string) {
+		d.WriteString("M" + l + " " + base + "V" + t + "H" + r + "V" + base + "Z")
+	}
 	for i, v := range values {
-		if v == 0 {
-			continue
-		}
-		l, r := c.xIn(x0+float64(i)*dx), c.xIn(x0+float64(i+1)*dx)
-		d.WriteString("M" + coord(l) + " " + coord(base) + "V" + coord(c.yIn(v)) + "H" + coord(r) + "V" + coord(base) + "Z")
+		bar(coord(c.xIn(x0+float64(i)*dx)), coord(c.yIn(v)), coord(c.xIn(x0+float64(i+1)*dx)))
 	}
-	if d.Len() > 0 {
-		c.data.Void("path", "class", join("bars", class), "d", d.String())
+	end := coord(c.xIn(x0 + float64(len(values))*dx))
+	for range c.Pad - len(values) {
+		bar(end, base, end)
 	}
+	c.data.Void("path", "class", join("bars", class), "data-key", c.key("bars"), "d", d.String())
 }
 
 // Steps draws the outline of the bars Bars would draw: a step line, so that
-// a second series can lie over the first and both stay readable.
+// a second series can lie over the first and both stay readable. The
+// chart's Pad steps of no length follow its end.
 func (c *Chart) Steps(x0, dx float64, values []float64, class string) {
 	if len(values) == 0 {
 		return
 	}
 	var d strings.Builder
-	base := c.yIn(0)
-	d.WriteString("M" + coord(c.xIn(x0)) + " " + coord(base))
+	base := coord(c.yIn(0))
+	d.WriteString("M" + coord(c.xIn(x0)) + " " + base)
 	for i, v := range values {
 		d.WriteString("V" + coord(c.yIn(v)) + "H" + coord(c.xIn(x0+float64(i+1)*dx)))
 	}
-	d.WriteString("V" + coord(base))
-	c.data.Void("path", "class", join("steps", class), "d", d.String(), "vector-effect", "non-scaling-stroke")
+	end := coord(c.xIn(x0 + float64(len(values))*dx))
+	for range c.Pad - len(values) {
+		d.WriteString("V" + base + "H" + end)
+	}
+	d.WriteString("V" + base)
+	c.data.Void("path", "class", join("steps", class), "data-key", c.key("steps"), "d", d.String(), "vector-effect", "non-scaling-stroke")
 }
 
 // Line joins (xs[i], ys[i]) in order. Use Series for evenly spaced values.
@@ -138,7 +178,7 @@ func (c *Chart) Line(xs, ys []float64, class string) {
 		}
 		d.WriteString(coord(c.xIn(xs[i])) + " " + coord(c.yIn(ys[i])))
 	}
-	c.data.Void("path", "class", join("line", class), "d", d.String(), "vector-effect", "non-scaling-stroke")
+	c.data.Void("path", "class", join("line", class), "data-key", c.key("line"), "d", d.String(), "vector-effect", "non-scaling-stroke")
 }
 
 // Series joins values[i] at x0 + i*dx.
@@ -153,10 +193,11 @@ func (c *Chart) Series(x0, dx float64, values []float64, class string) {
 // HLine draws a dashed reference line across the plot at y: a capacity, a
 // threshold. Its label goes in the title row, at the right, after a short
 // sample of the line, as a key: over the plot it would cover the data.
-// A chart has room for one such key.
+// A chart has room for one such key. The line is placed by its transform,
+// so that a redrawn one glides to its new height.
 func (c *Chart) HLine(y float64, class, label string) {
-	py := coord(c.yPx(y))
-	c.marks.Void("line", "class", join("ref", class), "x1", pct(padL), "x2", pct(1-padR), "y1", py, "y2", py)
+	c.marks.Void("line", "class", join("ref", class), "data-key", c.key("hline"), "x1", pct(padL), "x2", pct(1-padR), "y1", "0", "y2", "0",
+		"transform", "translate(0 "+coord(c.yPx(y))+")")
 	if label != "" {
 		c.marks.Elem("text", label, "class", join("ref-label key", class), "x", pct(1-padR), "dx", itoa(-keyW-6),
 			"y", "13", "text-anchor", "end")
@@ -170,12 +211,21 @@ func (c *Chart) HLine(y float64, class, label string) {
 
 // VLine draws a reference line down the plot at x, with label beside it,
 // on whichever side has room, in label row row from the top (0, 1, ...),
-// so that two lines' labels do not meet.
+// so that two lines' labels do not meet. The line lies in a layer of the
+// plot's own coordinates, placed by its transform, so that a redrawn line
+// glides along the axis; the layer draws over the plot's edges, where the
+// line may fall.
 func (c *Chart) VLine(x float64, class, label string, row int) {
 	f := c.xFrac(x)
-	px := pct(f)
-	c.marks.Void("line", "class", join("ref", class), "x1", px, "x2", px,
-		"y1", coord(top), "y2", coord(top+c.plotHeight()))
+	c.marks.Open("svg", "class", "at", "data-key", c.key("vline"), "aria-hidden", "true", "x", pct(padL), "y", itoa(top), "width", pct(1-padL-padR), "height", coord(c.plotHeight()),
+		"viewBox", "0 0 1000 1000", "preserveAspectRatio", "none", "overflow", "visible")
+	// At the place pct would write across the whole width, to a
+	// ten-thousandth of a unit: the line falls on the same pixels as a
+	// line placed in percentages would.
+	at := (math.Round(f*10000)/10000 - padL) / (1 - padL - padR) * inner
+	c.marks.Void("line", "class", join("ref", class), "y2", coord(inner),
+		"transform", "translate("+strconv.FormatFloat(math.Round(at*10000)/10000, 'f', -1, 64)+" 0)", "vector-effect", "non-scaling-stroke")
+	c.marks.Close("svg")
 	if label != "" {
 		anchor, dx := "start", "4"
 		if f > 0.6 {
@@ -183,7 +233,7 @@ func (c *Chart) VLine(x float64, class, label string, row int) {
 		}
 		// Row 0 sits below a band's label, 14 px down; a row is 16 px.
 		y := top + 32 + 16*float64(row)
-		c.marks.Elem("text", label, "class", join("ref-label", class), "x", px, "dx", dx,
+		c.marks.Elem("text", label, "class", join("ref-label", class), "x", pct(f), "dx", dx,
 			"y", coord(y), "text-anchor", anchor, "paint-order", "stroke")
 	}
 }
@@ -272,7 +322,11 @@ type Segment struct {
 
 // HBars draws bars across the width, scaled so that max fills it, each
 // under its label and followed by its total. Like Chart, it keeps its text
-// at its CSS size whatever the width: the bars are sized in percentages.
+// at its CSS size whatever the width: each bar is drawn in a layer whose
+// viewBox is stretched across it, 1000 units wide, and its segments are
+// units of width placed and stretched by their transforms, so that a
+// redrawn bar's segments grow and slide from where they were. A segment
+// of 0 is one of no width, for the same reason.
 func HBars(title, desc, class string, max float64, bars []Bar) string {
 	const (
 		label = 16 // px: a label's line above its bar
@@ -295,16 +349,18 @@ func HBars(title, desc, class string, max float64, bars []Bar) string {
 	for i, b := range bars {
 		y := float64(i * (label + thick + gap))
 		w.Elem("text", b.Label, "class", "bar-label", "x", "0", "y", coord(y+12))
+		w.Open("svg", "class", "bar", "aria-hidden", "true", "y", coord(y+label), "width", "100%", "height", itoa(thick),
+			"viewBox", "0 0 "+itoa(inner)+" "+itoa(thick), "preserveAspectRatio", "none")
 		x, total := 0.0, 0.0
-		for _, s := range b.Segments {
-			if s.Value <= 0 {
-				continue
-			}
-			wd := s.Value * scale
-			w.Void("rect", "class", join("seg", s.Class), "x", pct(x), "y", coord(y+label), "width", pct(wd), "height", itoa(thick))
-			x += wd
-			total += s.Value
+		for j, s := range b.Segments {
+			v := math.Max(s.Value, 0)
+			l, r := round(x*inner), round((x+v*scale)*inner)
+			w.Void("rect", "class", join("seg", s.Class), "data-key", "seg-"+itoa(j), "width", "1", "height", itoa(thick),
+				"transform", "translate("+coord(l)+" 0) scale("+coord(r-l)+" 1)")
+			x += v * scale
+			total += v
 		}
+		w.Close("svg")
 		w.Elem("text", Number(total), "class", "bar-total", "x", pct(x), "dx", "6", "y", coord(y+label+thick/2+5))
 	}
 	w.Close("svg")

@@ -47,7 +47,7 @@ func TestNumber(t *testing.T) {
 }
 
 var (
-	pathRE = regexp.MustCompile(`<path class="([^"]*)" d="([^"]*)"`)
+	pathRE = regexp.MustCompile(`<path class="([^"]*)" data-key="[a-z]+-0" d="([^"]*)"`)
 	numRE  = regexp.MustCompile(`-?[0-9.]+`)
 )
 
@@ -56,8 +56,9 @@ var (
 func TestChartSVG(t *testing.T) {
 	c := Chart{
 		Title: `Calls <per> slot`, Desc: "No jitter: 10,500 calls.", Class: "bo", Height: 200,
-		X: Axis{Title: "time (s)", Min: 0, Max: 10, Ticks: Ticks(0, 10, 5)},
-		Y: Axis{Title: "calls", Min: 0, Max: 100, Ticks: Ticks(0, 100, 4)},
+		X:   Axis{Title: "time (s)", Min: 0, Max: 10, Ticks: Ticks(0, 10, 5)},
+		Y:   Axis{Title: "calls", Min: 0, Max: 100, Ticks: Ticks(0, 100, 4)},
+		Pad: 6,
 	}
 	c.Band(2, 4, "trigger", "slow")
 	c.Bars(0, 1, []float64{50, 0, 100, 150}, "s1") // 150 is past the axis: clipped
@@ -69,7 +70,8 @@ func TestChartSVG(t *testing.T) {
 	for _, want := range []string{
 		`<svg class="chart bo" role="img" width="100%" height="240" xmlns="http://www.w3.org/2000/svg"><title>Calls &lt;per&gt; slot</title><desc>No jitter: 10,500 calls.</desc>`,
 		`viewBox="0 0 1000 1000" preserveAspectRatio="none"`,
-		`<rect class="band trigger" x="200" y="0" width="200" height="1000"/>`,
+		`<rect class="band trigger" data-key="band-0" width="1" height="1000" transform="translate(200 0) scale(200 1)"/>`,
+		`<line class="ref cap" data-key="hline-0" x1="5%" x2="99.5%" y1="0" y2="0" transform="translate(0 120)"/>`,
 		`<text class="axis-title" x="0" y="13">calls</text>`,
 		`>capacity 50</text>`, `>recovered</text>`, `>slow</text>`,
 	} {
@@ -84,9 +86,20 @@ func TestChartSVG(t *testing.T) {
 	if len(paths) != 3 {
 		t.Fatalf("%d paths, want bars, steps and a line", len(paths))
 	}
-	// Three bars (the 0 is left out), each a closed shape from the baseline.
-	if bars := paths[0][2]; paths[0][1] != "bars s1" || strings.Count(bars, "M") != 3 || strings.Count(bars, "Z") != 3 {
+	// Four bars (the 0 one of no height), each a closed shape from the
+	// baseline, and the Pad's two more of no size at the end.
+	if bars := paths[0][2]; paths[0][1] != "bars s1" || strings.Count(bars, "M") != 6 || strings.Count(bars, "Z") != 6 ||
+		!strings.Contains(bars, "M100 1000V1000H200V1000Z") || !strings.HasSuffix(bars, "M400 1000V1000H400V1000ZM400 1000V1000H400V1000Z") {
 		t.Errorf("bars: %s %s", paths[0][1], bars)
+	}
+	// The outline has as many steps, the padding ones of no length.
+	if steps := paths[1][2]; steps != "M0 1000V900H100V800H200V1000H200V1000H200V1000H200V1000H200V1000" {
+		t.Errorf("steps: %s", steps)
+	}
+	// The reference line down the plot is placed by its transform, in the
+	// plot's units, where 3 s of 10 falls.
+	if !strings.Contains(svg, `<line class="ref ok" y2="1000" transform="translate(300 0)" vector-effect="non-scaling-stroke"/>`) {
+		t.Errorf("no vertical line at x = 300 in\n%s", svg)
 	}
 	// Every coordinate in the plot's viewBox, the clipped bar at its edge.
 	for _, p := range paths {
@@ -108,11 +121,15 @@ func TestHBars(t *testing.T) {
 	svg := HBars("Calls", "4,000 against 1,109.", "bu", 4000, []Bar{
 		{Label: "Without", Segments: []Segment{{1000, "first"}, {3000, "retry"}}},
 		{Label: "With", Segments: []Segment{{1000, "first"}, {109, "retry"}}},
+		{Label: "Without retries", Segments: []Segment{{1000, "first"}, {0, "retry"}}},
 	})
 	for _, want := range []string{
 		`role="img"`, `<title>Calls</title>`, `<desc>4,000 against 1,109.</desc>`,
-		`<rect class="seg first" x="0%" y="16" width="20%" height="22"/>`,
-		`<rect class="seg retry" x="20%" y="16" width="60%" height="22"/>`,
+		`<svg class="bar" aria-hidden="true" y="16" width="100%" height="22" viewBox="0 0 1000 22" preserveAspectRatio="none">`,
+		`<rect class="seg first" data-key="seg-0" width="1" height="22" transform="translate(0 0) scale(200 1)"/>`,
+		`<rect class="seg retry" data-key="seg-1" width="1" height="22" transform="translate(200 0) scale(600 1)"/>`,
+		`<rect class="seg retry" data-key="seg-1" width="1" height="22" transform="translate(200 0) scale(0 1)"/>`, // a 0 has a place
+		`x="80%" dx="6" y="32">4,000</text>`,
 		`>4,000</text>`, `>1,109</text>`,
 	} {
 		if !strings.Contains(svg, want) {

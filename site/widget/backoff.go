@@ -200,6 +200,7 @@ func (r *backoffRun) Output(h *HTML, _ int) {
 		Desc:   desc + " The server answers " + Figure(r.p.Capacity) + " calls per slot.",
 		Class:  "bo-chart",
 		Height: chart.MinHeight,
+		Pad:    maxBars, // every drawing has as many bars: a change moves each to its new place
 		X:      chart.Axis{Title: xTitle, Min: 0, Max: xt[len(xt)-1], Ticks: xt},
 		Y:      chart.Axis{Title: "calls per " + Number(slot*1000) + " ms slot", Min: 0, Max: yt[len(yt)-1], Ticks: yt},
 	}

@@ -67,7 +67,7 @@ func TestBackoffSeed(t *testing.T) {
 	}
 }
 
-var barRE = regexp.MustCompile(`<path class="(?:bars|steps) p-[a-z]+" d="([^"]*)"`)
+var barRE = regexp.MustCompile(`<path class="(?:bars|steps) p-[a-z]+" data-key="[a-z]+-0" d="([^"]*)"`)
 
 // A hundred thousand clients run in the page and draw at most maxBars bars
 // per chart, however long the run: no jitter takes 2,000 waves over
