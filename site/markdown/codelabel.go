@@ -1,4 +1,4 @@
-package main
+package markdown
 
 import (
 	"html"
@@ -6,20 +6,21 @@ import (
 	"strings"
 )
 
-// codeBlock matches a highlighted code block as site/markdown writes it.
+// codeBlock matches a highlighted code block as Convert writes it
+// (Highlighting, then focusablePre).
 var codeBlock = regexp.MustCompile(`(?s)<pre tabindex="0" class="chroma">.*?</pre>`)
 
-var tag = regexp.MustCompile(`<[^>]*>`)
+var anyTag = regexp.MustCompile(`<[^>]*>`)
 
-// labelCode wraps every code block of an article's body in a
+// LabelCode wraps every code block of an article's body in a
 // <div class="code">, which site.js gives its Copy button, and labels the
 // blocks of an HTTP exchange: a block that runs curl is the "Request",
 // the block after it the "Response"; a block of another command ("go run",
 // "make") is a "Command", the block after it its "Output".
-func labelCode(body string) string {
+func LabelCode(body string) string {
 	prev := ""
 	return codeBlock.ReplaceAllStringFunc(body, func(pre string) string {
-		first := firstLine(html.UnescapeString(tag.ReplaceAllString(pre, "")))
+		first := firstLine(html.UnescapeString(anyTag.ReplaceAllString(pre, "")))
 		label := ""
 		switch {
 		case strings.HasPrefix(first, "curl ") || strings.HasPrefix(first, "$ curl "):
