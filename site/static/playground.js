@@ -193,7 +193,11 @@
   function render() {
     pending = 0;
     if (!api) return;
-    show(api.render(text.value));
+    var t0 = performance.now();
+    var r = api.render(text.value);
+    // How long the module took to render the text, for the record.
+    page.setAttribute("data-pg-ms", (performance.now() - t0).toFixed(1));
+    show(r);
   }
 
   text.addEventListener("input", function () {
