@@ -55,7 +55,22 @@ func main() {
 		}
 	}
 	listenLinks(doc)
+	// A page that draws widgets after it loads (the playground's preview)
+	// sends "retrylab:widgets" on the document after each drawing; those
+	// drawn while the first were hydrated are hydrated now.
+	listen(doc, "retrylab:widgets", func(js.Value) { hydrateNew(doc) })
+	hydrateNew(doc)
 	select {} // keep the module alive to answer events
+}
+
+// hydrateNew hydrates every widget of the page not hydrated yet (the live
+// API panel is live.js's).
+func hydrateNew(doc js.Value) {
+	for _, root := range queryAll(doc, "[data-widget]:not([data-widget=live]):not([data-hydrated])") {
+		if err := hydrate(root, root.GetAttribute("data-params")); err != nil {
+			showError(root, err.Error())
+		}
+	}
 }
 
 // snippetFrame is the name embed.js gives the frames it makes: an embed

@@ -124,10 +124,44 @@ func goTool() (string, error) {
 	return gobin, nil
 }
 
-// buildWasm compiles the package ./wasm of the module at root into file,
-// with the flags of every module the site ships.
-func buildWasm(ctx context.Context, root, file string) error {
-	return gotool.BuildWasm(ctx, root, "./wasm", file)
+// modules are the WebAssembly modules the site ships, by asset name and
+// package: the handbook's, which every page with a widget loads, and the
+// playground's, which only /playground/ loads.
+var modules = []struct{ asset, pkg string }{
+	{"retrylab.wasm", "./wasm"},
+	{"playground.wasm", "./cmd/playground"},
+}
+
+// buildModules compiles every module of the module at root, at once,
+// with the flags of every module the site ships, each into a file of dir
+// (removed once read), and returns their bytes by asset name.
+func buildModules(ctx context.Context, root, dir string) (map[string][]byte, error) {
+	out := make(map[string][]byte, len(modules))
+	errs := make([]error, len(modules))
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for i, m := range modules {
+		wg.Go(func() {
+			file := filepath.Join(dir, "."+m.asset)
+			err := gotool.BuildWasm(ctx, root, m.pkg, file)
+			var data []byte
+			if err == nil {
+				data, err = os.ReadFile(file)
+			}
+			if err == nil {
+				err = os.Remove(file)
+			}
+			errs[i] = err
+			mu.Lock()
+			out[m.asset] = data
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // wasmExec reads the wasm_exec.js of the go toolchain that builds the

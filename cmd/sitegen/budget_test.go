@@ -23,3 +23,23 @@ func TestWasmModuleWithinBudget(t *testing.T) {
 		t.Fatalf("the wasm module is %d bytes brotli, over the %d budget by %d", w.Brotli, wasmBudget, w.Brotli-wasmBudget)
 	}
 }
+
+// playgroundBudget is the most the playground's module may weigh, brotli
+// as served: only /playground/ loads it, but it loads it at once. It holds
+// the site's markdown converter, and with it chroma's lexers (all of them:
+// chroma registers every lexer in one package, the Go lexer among them,
+// and reads every definition's configuration as the module starts) and styles, beside
+// what the handbook's module holds. Measured: 2,457,212 bytes.
+const playgroundBudget = 2_500_000
+
+func TestPlaygroundModuleWithinBudget(t *testing.T) {
+	productionSite(t)
+	w := shared.stats.Playground
+	if w.Brotli == 0 {
+		t.Fatal("the build wrote no brotli copy of the playground's module")
+	}
+	t.Logf("playground module: %d bytes raw, %d gzip, %d brotli (budget %d)", w.Raw, w.Gzip, w.Brotli, playgroundBudget)
+	if w.Brotli > playgroundBudget {
+		t.Fatalf("the playground's module is %d bytes brotli, over the %d budget by %d", w.Brotli, playgroundBudget, w.Brotli-playgroundBudget)
+	}
+}

@@ -72,11 +72,16 @@ type buildStats struct {
 	Compressed int64 // size of the .br and .gz siblings
 	Reused     int   // siblings taken from the previous build
 	Wasm       struct{ Raw, Gzip, Brotli int64 }
+	Playground moduleSizes // the playground's module, as Wasm is the handbook's
 	Took       time.Duration
 	Warning    string // something to tell, though the build succeeded
 	// Unfinished: the search index is the previous build's until finish.
 	Unfinished bool
 }
+
+// moduleSizes are a module's bytes as written and as its precompressed
+// siblings (Brotli 0 for a quick build's).
+type moduleSizes struct{ Raw, Gzip, Brotli int64 }
 
 // String is the one-line summary a build prints.
 func (s buildStats) String() string {
@@ -140,12 +145,15 @@ func build(ctx context.Context, cfg buildConfig) (stats buildStats, err error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
-	// The module takes longest to build: start it first, and read the
-	// articles while it compiles. It is written outside static/ and moved
-	// in under its hashed name once built.
-	wasmFile := filepath.Join(tmp, ".retrylab.wasm")
+	// The modules take longest to build: start them first, and read the
+	// articles while they compile.
+	var mods map[string][]byte
 	wasmDone := make(chan error, 1)
-	go func() { wasmDone <- cfg.Cache.buildWasm(ctx, cfg.Root, wasmFile) }()
+	go func() {
+		var err error
+		mods, err = cfg.Cache.buildModules(ctx, cfg.Root, tmp)
+		wasmDone <- err
+	}()
 
 	sc, err := readContent(cfg.Root, cfg.Content, cfg.Origin, cfg.Cache, cfg.Workers)
 	if err != nil {
@@ -179,15 +187,10 @@ func build(ctx context.Context, cfg buildConfig) (stats buildStats, err error) {
 	if err := <-wasmDone; err != nil {
 		return stats, err
 	}
-	wasm, err := os.ReadFile(wasmFile)
-	if err != nil {
-		return stats, err
-	}
-	if err := os.Remove(wasmFile); err != nil {
-		return stats, err
-	}
-	if err := as.add("retrylab.wasm", wasm); err != nil {
-		return stats, err
+	for _, m := range modules {
+		if err := as.add(m.asset, mods[m.asset]); err != nil {
+			return stats, err
+		}
 	}
 	// With a cache, Pagefind, which takes far longer than the pages
 	// (about a second), is left for finish: the previous index stands in
@@ -249,7 +252,7 @@ func build(ctx context.Context, cfg buildConfig) (stats buildStats, err error) {
 			stats.Warning = fmt.Sprintf("the previous site is left at %s: %v", old, err)
 		}
 	}
-	cfg.Cache.keep(wasm, js)
+	cfg.Cache.keep(mods, js)
 	stats.Took = time.Since(start)
 	return stats, nil
 }
@@ -276,7 +279,16 @@ func measure(dir string, as *assets, stats *buildStats) error {
 	if err != nil {
 		return err
 	}
-	u, err := as.url("retrylab.wasm")
+	if err := measureModule(dir, as, "retrylab.wasm", (*moduleSizes)(&stats.Wasm)); err != nil {
+		return err
+	}
+	return measureModule(dir, as, "playground.wasm", &stats.Playground)
+}
+
+// measureModule fills m with the sizes of the module of asset name in the
+// finished tree at dir.
+func measureModule(dir string, as *assets, name string, m *moduleSizes) error {
+	u, err := as.url(name)
 	if err != nil {
 		return err
 	}
@@ -284,7 +296,7 @@ func measure(dir string, as *assets, stats *buildStats) error {
 	for _, f := range []struct {
 		name string
 		n    *int64
-	}{{file, &stats.Wasm.Raw}, {file + ".gz", &stats.Wasm.Gzip}, {file + ".br", &stats.Wasm.Brotli}} {
+	}{{file, &m.Raw}, {file + ".gz", &m.Gzip}, {file + ".br", &m.Brotli}} {
 		info, err := os.Stat(f.name)
 		if errors.Is(err, fs.ErrNotExist) && strings.HasSuffix(f.name, ".br") {
 			continue // a quick build
@@ -304,7 +316,7 @@ type article struct {
 	File    string // the output file, relative: "index.html", "NAME/index.html"
 	Minutes int    // the reading time, in whole minutes (readingMinutes)
 	Number  int    // the position in handbook order, from 1; 0 for the home page
-	HTML    string // the body with its code blocks labelled (labelCode)
+	HTML    string // the body with its code blocks labelled (markdown.LabelCode)
 }
 
 // copyImages copies the images of content/ (URL path -> file) into the
@@ -379,6 +391,7 @@ func embedScript(src []byte) ([]byte, error) {
 type siteContent struct {
 	Articles []*article
 	Guide    *article          // /authoring/
+	Example  string            // the playground's starter text (readExample)
 	Images   map[string]string // URL path -> file (listContent)
 }
 
@@ -432,6 +445,9 @@ func readContent(root, dir, origin string, cache *buildCache, workers int) (*sit
 		errs = append(errs, err)
 	} else {
 		sc.Guide.HTML = cache.label(sc.Guide.Page)
+	}
+	if sc.Example, err = readExample(root, conv); err != nil {
+		errs = append(errs, err)
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
@@ -529,6 +545,7 @@ type pageData struct {
 	Index       bool       // the home page
 	NotFound    bool       // 404.html
 	Search      bool       // the search page
+	Example     string     // the playground's starter text
 	Unindexed   bool       // kept out of the search index: the authors' guide, for authors, not readers
 	Credit      link       // an embed page's: the article that explains its widget
 	Canonical   string     // the page's absolute URL on the site's origin
@@ -706,6 +723,7 @@ func renderSite(dir, templates string, as *assets, sc *siteContent, origin strin
 		Search:      true,
 		Canonical:   origin + "/search/",
 	})
+	write(playgroundDir+"/index.html", "playground", playgroundPage(sc.Example, origin))
 	failed := make([]error, len(queue))
 	forEach(len(queue), workers, func(i int) {
 		failed[i] = renderPage(dir, layouts, queue[i].file, queue[i].layout, queue[i].d)
@@ -811,7 +829,7 @@ func embedPage(w *widget.Widget, pages []*article, origin string) (*pageData, er
 // layoutNames are the page templates in site/templates; each is parsed
 // together with base.html, which defines "base", the document, calling
 // the page's "main", and "head", the document's head.
-var layoutNames = []string{"article", "index", "404", "search", "embed"}
+var layoutNames = []string{"article", "index", "404", "search", "embed", "playground"}
 
 // entryTemplate is the template a layout's pages are executed from:
 // "base", but for embed pages, which are a document of their own.

@@ -143,10 +143,11 @@ func fieldNames(r HeaderRule) string {
 // Names at the top of the output that the build writes besides the
 // articles' folders, each used by its writer.
 const (
-	embedDir      = "embed"     // /embed/NAME/, one page per widget
-	searchDir     = "search"    // the search page
-	pagefindDir   = "pagefind"  // the search index (search.go)
-	authoringDir  = "authoring" // the authors' guide
+	embedDir      = "embed"      // /embed/NAME/, one page per widget
+	searchDir     = "search"     // the search page
+	pagefindDir   = "pagefind"   // the search index (search.go)
+	authoringDir  = "authoring"  // the authors' guide
+	playgroundDir = "playground" // the playground (playground.go)
 	notFoundFile  = "404.html"
 	sitemapFile   = "sitemap.xml"
 	feedFile      = "feed.xml"
@@ -166,6 +167,7 @@ var builtTop = []struct {
 	{searchDir, "the search page", "/" + searchDir + "/"},
 	{pagefindDir, "the search index", ""},
 	{authoringDir, "the authors' guide", ""}, // linkable with its ids (newSiteMap)
+	{playgroundDir, "the playground, where authors try markdown in the browser", "/" + playgroundDir + "/"},
 	{imagesDir, "where the images of content/" + imagesDir + "/ are served", ""},
 	{notFoundFile, "the page for missing pages", "/" + notFoundFile},
 	{"index.html", "the home page, made from content/index.md", ""},

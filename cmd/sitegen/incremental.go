@@ -41,14 +41,14 @@ type buildCache struct {
 	// converted, several at once.
 	mu sync.Mutex
 
-	wasm   []byte // the module of the last successful build
-	execJS []byte // the toolchain's wasm_exec.js, likewise
-	built  bool   // a build with this cache succeeded: the output is its
+	modules map[string][]byte // the modules of the last successful build, by asset name
+	execJS  []byte            // the toolchain's wasm_exec.js, likewise
+	built   bool              // a build with this cache succeeded: the output is its
 
 	pages map[string]cachedPage // the last successful build's conversions, by file
 	next  map[string]cachedPage // this build's, kept when it succeeds
 	// labels are the bodies of pages with their code blocks labelled
-	// (labelCode), which takes longer than rendering the page.
+	// (markdown.LabelCode), which takes longer than rendering the page.
 	labels map[*markdown.Page]string
 
 	// Converted counts the files the last build converted (not reused).
@@ -108,10 +108,10 @@ func (cc *cachingConverter) Convert(path string, src []byte) (*markdown.Page, er
 	return page, nil
 }
 
-// label returns labelCode of page's body, once per conversion.
+// label returns markdown.LabelCode of page's body, once per conversion.
 func (c *buildCache) label(page *markdown.Page) string {
 	if c == nil {
-		return labelCode(page.Body)
+		return markdown.LabelCode(page.Body)
 	}
 	c.mu.Lock()
 	html, ok := c.labels[page]
@@ -119,7 +119,7 @@ func (c *buildCache) label(page *markdown.Page) string {
 	if ok {
 		return html
 	}
-	html = labelCode(page.Body)
+	html = markdown.LabelCode(page.Body)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.labels == nil {
@@ -129,12 +129,13 @@ func (c *buildCache) label(page *markdown.Page) string {
 	return html
 }
 
-// buildWasm writes the module to file: the cached one, else compiled.
-func (c *buildCache) buildWasm(ctx context.Context, root, file string) error {
-	if c != nil && c.wasm != nil {
-		return os.WriteFile(file, c.wasm, 0o644)
+// buildModules returns the cached modules, else compiles them (see
+// buildModules).
+func (c *buildCache) buildModules(ctx context.Context, root, dir string) (map[string][]byte, error) {
+	if c != nil && c.modules != nil {
+		return c.modules, nil
 	}
-	return buildWasm(ctx, root, file)
+	return buildModules(ctx, root, dir)
 }
 
 // wasmExec returns the cached wasm_exec.js, else the toolchain's.
@@ -157,11 +158,11 @@ func (c *buildCache) unfinishedFrom(out string) bool {
 }
 
 // keep records what a successful build made, for the next.
-func (c *buildCache) keep(wasm, execJS []byte) {
+func (c *buildCache) keep(modules map[string][]byte, execJS []byte) {
 	if c == nil {
 		return
 	}
-	c.wasm, c.execJS, c.built = wasm, execJS, true
+	c.modules, c.execJS, c.built = modules, execJS, true
 	c.pages, c.next = c.next, nil
 	// Only the labels of the pages kept are of use again.
 	labels := map[*markdown.Page]string{}

@@ -251,9 +251,9 @@ func (r *rebuilder) run(ctx context.Context) error {
 
 // watchDirs are the folders whose changes trigger a rebuild: the articles,
 // the site's Go code, templates and static files, the engine (compiled into
-// both the generator and the module), the module's main package and the
+// both the generator and the modules), the modules' main packages and the
 // generator itself.
-var watchDirs = []string{"content", "site", "engine", "wasm", filepath.Join("cmd", "sitegen")}
+var watchDirs = []string{"content", "site", "engine", "wasm", filepath.Join("cmd", "playground"), filepath.Join("cmd", "sitegen")}
 
 // watchRootFiles are the files at the module root that matter.
 var watchRootFiles = map[string]bool{"netlify.toml": true, "go.mod": true, "go.sum": true}

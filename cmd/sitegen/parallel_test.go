@@ -36,7 +36,7 @@ func TestParallelBuildIsSerial(t *testing.T) {
 		}
 	}
 	ctx := context.Background()
-	// The module is compiled once, for both builds; the articles are
+	// The modules are compiled once, for both builds; the articles are
 	// converted afresh by each (a cache that has built nothing yet keeps
 	// no conversions).
 	first := &buildCache{}
@@ -45,7 +45,7 @@ func TestParallelBuildIsSerial(t *testing.T) {
 		t.Fatal(err)
 	}
 	parallel := buildConfig{Root: root, Content: content, Out: filepath.Join(dir, "parallel"), Quick: true,
-		Cache: &buildCache{wasm: first.wasm, execJS: first.execJS}, Workers: 4}
+		Cache: &buildCache{modules: first.modules, execJS: first.execJS}, Workers: 4}
 	if _, err := build(ctx, parallel); err != nil {
 		t.Fatal(err)
 	}

@@ -38,7 +38,7 @@ func TestWorker(t *testing.T) {
 		return rep
 	}
 
-	if rep := ask("build"); rep.Error != "" || rep.Unfinished || !strings.Contains(rep.Summary, "; 23 of the markdown files converted") {
+	if rep := ask("build"); rep.Error != "" || rep.Unfinished || !strings.Contains(rep.Summary, "; 24 of the markdown files converted") {
 		t.Fatalf("first build: %+v, want every file converted and the build finished", rep)
 	}
 	article := filepath.Join(content, "double-charge.md")
@@ -94,7 +94,7 @@ func TestWorkerBuilds(t *testing.T) {
 	defer wb.close()
 
 	rep, err := wb.build(ctx, true, false)
-	if err != nil || !strings.Contains(rep.Summary, "; 23 of the markdown files converted") {
+	if err != nil || !strings.Contains(rep.Summary, "; 24 of the markdown files converted") {
 		t.Fatalf("first build: %+v, %v", rep, err)
 	}
 	first := wb.w
@@ -114,7 +114,7 @@ func TestWorkerBuilds(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A Go edit: a fresh generator, and a worker of its own.
-	if rep, err = wb.build(ctx, true, false); err != nil || wb.w == first || !strings.Contains(rep.Summary, "; 23 of the markdown files converted") {
+	if rep, err = wb.build(ctx, true, false); err != nil || wb.w == first || !strings.Contains(rep.Summary, "; 24 of the markdown files converted") {
 		t.Fatalf("after a Go edit: %+v, %v; want a new worker converting every file", rep, err)
 	}
 	if !strings.Contains(readFile(t, filepath.Join(cfg.Out, "double-charge", "index.html")), "<p>workeredit</p>") {

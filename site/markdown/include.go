@@ -92,7 +92,8 @@ const includeAttr = "include="
 
 // includeTransformer replaces include blocks by IncludeBlocks.
 type includeTransformer struct {
-	root string // "" for the working directory
+	root     string                       // "" for the working directory
+	readFile func(string) ([]byte, error) // in place of root, if set (IncludeReader)
 }
 
 // Transform implements parser.ASTTransformer.
@@ -157,7 +158,11 @@ func (t *includeTransformer) resolve(ib *IncludeBlock, fc *gast.FencedCodeBlock,
 		return fail("the block must be empty: its text comes from the file")
 	}
 
-	src, err := t.read(ib.Path)
+	read := t.read
+	if t.readFile != nil {
+		read = t.readFile
+	}
+	src, err := read(ib.Path)
 	if err != nil {
 		return fail(err.Error())
 	}
@@ -369,8 +374,17 @@ func IncludeLink(link func(path string, first, last int) string) IncludeOption {
 	return func(e *includes) { e.link = link }
 }
 
+// IncludeReader makes include blocks read their files with read, which
+// is given the block's slash-separated path, in place of the source root:
+// for a converter with no file system, such as the playground's in the
+// browser, whose read says why it has none.
+func IncludeReader(read func(path string) ([]byte, error)) IncludeOption {
+	return func(e *includes) { e.read = read }
+}
+
 type includes struct {
 	root string
+	read func(path string) ([]byte, error)
 	link func(path string, first, last int) string
 }
 
@@ -390,7 +404,7 @@ func NewIncludes(opts ...IncludeOption) goldmark.Extender {
 // Extend implements goldmark.Extender.
 func (e *includes) Extend(m goldmark.Markdown) {
 	m.Parser().AddOptions(parser.WithASTTransformers(
-		util.Prioritized(&includeTransformer{root: e.root}, 500),
+		util.Prioritized(&includeTransformer{root: e.root, readFile: e.read}, 500),
 	))
 	m.Renderer().AddOptions(renderer.WithNodeRenderers(
 		util.Prioritized(&IncludeHTMLRenderer{Link: e.link}, 500),

@@ -15,7 +15,11 @@
   // The live API panel (data-widget="live", live.js) is no simulator: it
   // needs no module.
   var roots = document.querySelectorAll("[data-widget]:not([data-widget=live])");
-  if (!me || roots.length === 0) return;
+  // A page that draws its widgets later (the playground's preview) marks
+  // an element data-widgets-later, and sends "retrylab:widgets" on the
+  // document after each drawing.
+  var later = document.querySelector("[data-widgets-later]") !== null;
+  if (!me || (roots.length === 0 && !later)) return;
   // A page whose address asks for a state the module must draw starts it
   // at once: an embed page with a query (/embed/payment/?keys=per-intent)
   // and a permalink to a widget (?w=NAME-N&...).
@@ -52,6 +56,7 @@
     failed = true;
     state("failed");
     var msg = "The simulator could not start (" + err + "): the run shown is the one this page was built with.";
+    if (later) roots = document.querySelectorAll("[data-widget]:not([data-widget=live])");
     for (var i = 0; i < roots.length; i++) {
       var root = roots[i];
       idle(root);
@@ -233,6 +238,12 @@
   }
   if (!io) near();
   else if (eager) start();
+  // Widgets drawn later are drawn for the reader, who is typing: the
+  // module is fetched at once and runs at the first drawing.
+  if (later) {
+    prepare();
+    document.addEventListener("retrylab:widgets", function () { onReader(); start(); });
+  }
 
   // "Link to this state": a click copies the link and says so, where the
   // Clipboard API may be used; elsewhere, or if the browser refuses, the

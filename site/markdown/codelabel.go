@@ -1,4 +1,4 @@
-package main
+package markdown
 
 import (
 	"html"
@@ -6,16 +6,16 @@ import (
 	"strings"
 )
 
-// A highlighted code block as site/markdown writes it runs from preOpen to
+// A highlighted code block as Convert writes it runs from preOpen to
 // the first preClose after it.
 const (
 	preOpen  = `<pre tabindex="0" class="chroma">`
 	preClose = `</pre>`
 )
 
-var tag = regexp.MustCompile(`<[^>]*>`)
+var anyTag = regexp.MustCompile(`<[^>]*>`)
 
-// labelCode wraps every code block of an article's body in a
+// LabelCode wraps every code block of an article's body in a
 // <div class="code">, which site.js gives its Copy button, and labels the
 // blocks of an HTTP exchange: a block that runs curl is the "Request",
 // the block after it the "Response"; a block of another command ("go run",
@@ -23,7 +23,7 @@ var tag = regexp.MustCompile(`<[^>]*>`)
 //
 // The blocks are found by scanning: a regular expression over every body
 // took a tenth of a 1,000-article build's time.
-func labelCode(body string) string {
+func LabelCode(body string) string {
 	var b strings.Builder
 	b.Grow(len(body) + len(body)/8)
 	prev := ""
@@ -48,7 +48,7 @@ func labelCode(body string) string {
 // writeLabelled writes the code block pre wrapped and labelled, given the
 // label of the block before it, and returns its own ("" for none).
 func writeLabelled(b *strings.Builder, pre, prev string) string {
-	first := firstLine(html.UnescapeString(tag.ReplaceAllString(pre, "")))
+	first := firstLine(html.UnescapeString(anyTag.ReplaceAllString(pre, "")))
 	label := ""
 	switch {
 	case strings.HasPrefix(first, "curl ") || strings.HasPrefix(first, "$ curl "):

@@ -1,4 +1,4 @@
-package main
+package markdown
 
 import "testing"
 
@@ -23,8 +23,8 @@ func TestLabelCode(t *testing.T) {
 		{"<p>a</p>" + preOpen + "<code>open", "<p>a</p>" + preOpen + "<code>open"},
 		{`<pre tabindex="0"><code>plain</code></pre>`, `<pre tabindex="0"><code>plain</code></pre>`},
 	} {
-		if got := labelCode(c.body); got != c.want {
-			t.Errorf("labelCode(%q)\n = %q\nwant %q", c.body, got, c.want)
+		if got := LabelCode(c.body); got != c.want {
+			t.Errorf("LabelCode(%q)\n = %q\nwant %q", c.body, got, c.want)
 		}
 	}
 }

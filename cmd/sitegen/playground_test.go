@@ -1,0 +1,131 @@
+package main
+
+import (
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/retrylab/retrylab/site/playground"
+	"github.com/retrylab/retrylab/site/widget"
+)
+
+// draft uses every kind of block the converter renders but an include
+// (which reads the repository's files): front matter, prose with links
+// and autolinks, a heading, a table, a task list, highlighted code of
+// several languages, code the build labels, a widget and a widget link.
+const draft = `---
+title: Every block
+description: One of each.
+level: beginner
+---
+
+Prose with **strong**, *emphasis*, ` + "`code`" + `, ~~struck~~, https://example.com
+and a [link](/double-charge/#the-lost-response): "quotes", it's -- and ... stay as typed.
+
+## A heading
+
+| name | n |
+|:-----|--:|
+| a    | 1 |
+
+- [x] done
+- [ ] not yet
+
+` + "```go" + `
+func f() error { return nil }
+` + "```" + `
+
+` + "```sh" + `
+curl -X POST https://example.com/v1/charges
+` + "```" + `
+
+` + "```text" + `
+HTTP/1.1 201 Created
+` + "```" + `
+
+` + "```sql" + `
+SELECT 1;
+` + "```" + `
+
+` + "```widget payment" + `
+keys: per-intent
+faults: lose-response, ok
+` + "```" + `
+
+[Send no key](widget:payment-1?keys=off) and count again.
+`
+
+// draftSite is a content folder with the draft as /draft/, beside the
+// pages its links name.
+func draftSite(t *testing.T, text string) string {
+	const fm = "---\ntitle: T\n---\n\n"
+	content := filepath.Join(t.TempDir(), "content")
+	writeFiles(t, content, map[string]string{
+		"index.md":         fm + "Home.\n",
+		"double-charge.md": fm + "## The lost response\n",
+		"draft.md":         text,
+	})
+	return content
+}
+
+// The playground's preview of a draft is the body the generator writes
+// for the same markdown, byte for byte: the same converter, options and
+// code labels, so the two cannot drift apart.
+func TestPlaygroundPreviewIsTheArticle(t *testing.T) {
+	sc, err := readContent(repoRoot(t), draftSite(t, draft), defaultOrigin, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var built *article
+	for _, a := range sc.Articles {
+		if a.URL == "/draft/" {
+			built = a
+		}
+	}
+	if built == nil {
+		t.Fatal("no /draft/ in the build")
+	}
+	p := playground.New(defaultOrigin).Render([]byte(draft))
+	if len(p.Problems) > 0 {
+		t.Fatalf("the playground refuses the draft: %v", p.Problems)
+	}
+	if p.HTML != built.HTML {
+		t.Errorf("the preview differs from the built article:\npreview: %s\nbuilt:   %s", p.HTML, built.HTML)
+	}
+	if p.Title != built.Title || p.Description != built.Description {
+		t.Errorf("preview title %q, description %q; built %q, %q", p.Title, p.Description, built.Title, built.Description)
+	}
+	for _, want := range []string{`class="chroma"`, `data-widget="payment"`, `data-label="request"`, `data-widget-link="payment-1"`, "<table>"} {
+		if !strings.Contains(p.HTML, want) {
+			t.Errorf("the preview lacks %s: the draft no longer covers it", want)
+		}
+	}
+}
+
+// A draft the build refuses shows the build's own messages, each at the
+// build's line, and no preview.
+func TestPlaygroundProblemsAreTheBuilds(t *testing.T) {
+	bad := strings.Replace(draft, "keys: per-intent", "keys: maybe", 1)
+	bad = strings.Replace(bad, "```sql\nSELECT 1;\n```", "```widget paymnt\n```", 1)
+	_, err := readContent(repoRoot(t), draftSite(t, bad), defaultOrigin, nil)
+	if err == nil {
+		t.Fatal("the build took the draft")
+	}
+	built := strings.Split(err.Error(), "\n")
+	p := playground.New(defaultOrigin).Render([]byte(bad))
+	if len(p.Problems) != len(built) {
+		t.Fatalf("%d problems, the build %d:\n%v\n%v", len(p.Problems), len(built), p.Problems, err)
+	}
+	for i, pr := range p.Problems {
+		if want := "draft.md:" + strconv.Itoa(pr.Line) + ": " + pr.Message; !strings.HasSuffix(built[i], want) {
+			t.Errorf("problem %d: the playground says %q, the build %q", i+1, want, built[i])
+		}
+	}
+	if p.Problems[0].Message != `widget "paymnt": unknown widget (known: `+strings.Join(widget.Names(), ", ")+")" {
+		t.Errorf("first problem %+v, want the unknown widget", p.Problems[0])
+	}
+	if p.HTML != "" {
+		t.Errorf("a refused draft has a preview: %.80s", p.HTML)
+	}
+}
