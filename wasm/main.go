@@ -44,9 +44,11 @@ func main() {
 		// article's, not a permalink's; on an embed page, the snippet's.
 		initial := root.GetAttribute("data-params")
 		if (target != "" && target == root.ID()) || (target == "" && embed && params != "") {
-			if v, ok := restore(root, params, embed && target == ""); ok && embed {
-				initial = v.JSON()
+			root = restore(root, params, embed && target == "")
+			if embed {
+				initial = root.GetAttribute("data-params")
 			}
+			yield() // the redraw in one task, the binding in the next
 		}
 		if err := hydrate(root, initial); err != nil {
 			showError(root, err.Error())
@@ -75,34 +77,41 @@ func hydrateNew(doc js.Value) {
 // page whose window has it was set by a snippet's attributes.
 const snippetFrame = "retrylab-snippet"
 
-// restore sets root's controls to the state a query asks for, as a
-// prose link sets them, and reports the values it set: hydrate then finds
-// the form changed and runs the widget in that state, in the simulator
-// worker, as if the reader had set the controls while the module loaded
-// (a permalink may ask for the heaviest run there is, and drawing the
-// whole widget afresh here would also link the controls' markup into the
-// module for what the controls already are). A query the widget's schema
-// refuses leaves root as it was, with a message that names the parameter,
-// the value and the values allowed, in the words of the snippet's
-// attributes when embedded is set and embed.js made the frame, else of
-// the page's address; the message is text, never markup, whatever the
-// query holds.
-func restore(root element, state string, embedded bool) (widget.Values, bool) {
+// restore draws root afresh in the state a query asks for (state),
+// controls and all, with the same view code as the build, and returns the
+// new root. A query the widget's schema refuses leaves root as it was,
+// with a message that names the parameter, the value and the values
+// allowed, in the words of the snippet's attributes when embedded is set
+// and embed.js made the frame, else of the page's address; the message
+// is text, never markup, whatever the query holds.
+func restore(root element, state string, embedded bool) element {
 	w, err := widget.Find(root.GetAttribute("data-widget"))
 	if err != nil {
-		return widget.Values{}, false // hydrate reports it
+		return root // hydrate reports it
 	}
 	v, err := w.Schema.ParseQuery(state)
+	if err == nil && v.JSON() == root.GetAttribute("data-params") {
+		return root // already drawn in that state
+	}
+	link := query(root.Value, widget.RegionPermalink.Selector())
+	var h widget.HTML
+	if err == nil {
+		err = widget.Render(&h, w, v, widget.Place{ID: root.ID(), Origin: origin(), Article: linkPage(link)})
+	}
 	if err != nil {
 		if embedded && js.Global().Get("name").String() == snippetFrame {
 			showError(root, w.Schema.SnippetError(err)+".")
 		} else {
 			showError(root, "The settings in this page's address were not applied: "+err.Error()+".")
 		}
-		return widget.Values{}, false
+		return root
 	}
-	setWidget(root, w.Schema, v)
-	return v, true
+	id := root.ID()
+	root.Set("outerHTML", h.String())
+	if fresh := wrap(js.Global().Get("document").Call("getElementById", id)); fresh != nil {
+		return fresh
+	}
+	return root
 }
 
 // runs computes the widgets' runs: in the simulator worker, or here.
