@@ -355,8 +355,11 @@ func TestBrowserEmbedButtonAndPermalink(t *testing.T) {
 	if got[3] != "0" {
 		t.Errorf("from the permalink the widget is %s px from its scroll margin below the top of the window", got[3])
 	}
-	if n := evalT[int](t, ctx2, `[...document.querySelectorAll('`+root+` [data-param="faults"] .w-item')].filter(e => !e.hidden).length`); n != 4 {
-		t.Errorf("from the permalink 4 attempts offer %d faults", n)
+	if n := evalT[int](t, ctx2, `[...document.querySelectorAll('`+root+` [data-param="faults"] .w-item')].filter(e => !e.hidden).length`); n != 1 {
+		t.Errorf("from the permalink 4 attempts show %d faults, want the 1 in use", n)
+	}
+	if evalT[bool](t, ctx2, `document.querySelector('`+root+` [data-param="faults"] .w-add').disabled`) {
+		t.Error("from the permalink 4 attempts with 1 fault offer no Add")
 	}
 	clean(t, ctx2, con2)
 }

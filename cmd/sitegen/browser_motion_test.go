@@ -32,15 +32,21 @@ const motion = `new Promise(done => {
   const input = q('[name="capacity"]');
   input.value = "100";
   input.dispatchEvent(new Event("change", {bubbles: true}));
-  const kept = q('.chart .ref.cap') === cap && q('.chart svg.at line.p-none') === at && q('.chart .bars') === bars;
-  const target = {
-    cap: cap.transform.baseVal.consolidate().matrix.f,
-    at: at.transform.baseVal.consolidate().matrix.e,
-  };
-  const samples = [], t0 = performance.now();
+  // The run is made in the simulator worker: the chart moves from the
+  // frame its answer is drawn in (the widget is busy until then).
+  const samples = [];
+  let t0 = 0, kept = false, target = null;
   const tick = () => {
     samples.push(sample());
-    if (performance.now() - t0 < 500) return requestAnimationFrame(tick);
+    if (!t0 && !root.hasAttribute("aria-busy")) {
+      t0 = performance.now();
+      kept = q('.chart .ref.cap') === cap && q('.chart svg.at line.p-none') === at && q('.chart .bars') === bars;
+      target = {
+        cap: cap.transform.baseVal.consolidate().matrix.f,
+        at: at.transform.baseVal.consolidate().matrix.e,
+      };
+    }
+    if (!t0 || performance.now() - t0 < 500) return requestAnimationFrame(tick);
     const after = samples[samples.length - 1];
     done({
       before: {cap: before.cap, at: before.at}, after: {cap: after.cap, at: after.at}, target, kept,
@@ -153,9 +159,18 @@ const morphStep = `((step) => {
     else c.value = String(Number(c.value) + 1);
     c.dispatchEvent(new Event("change", {bubbles: true}));
   }
-  return {params: root.dataset.params, step: Number(root.dataset.step), html: out.innerHTML,
-    keyed: before.length, keyedNow: out.querySelectorAll("[data-key]").length,
-    kept: before.filter(e => out.contains(e)).length, error: root.dataset.error || ""};
+  // The simulator worker answers: wait for the answer drawn.
+  return new Promise(done => {
+    const t0 = performance.now();
+    const check = () => {
+      const drawn = !root.hasAttribute("aria-busy") && (step < 0 || root.dataset.step === String(step));
+      if (!drawn && performance.now() - t0 < 10000) return requestAnimationFrame(check);
+      done({params: root.dataset.params, step: Number(root.dataset.step), html: out.innerHTML,
+        keyed: before.length, keyedNow: out.querySelectorAll("[data-key]").length,
+        kept: before.filter(e => out.contains(e)).length, error: root.dataset.error || ""});
+    };
+    requestAnimationFrame(check);
+  });
 })`
 
 type morphResult struct {
@@ -188,7 +203,10 @@ func TestBrowserOutputPatchedInPlace(t *testing.T) {
 		}
 		keyedSeen := false
 		for _, step := range steps {
-			got := evalT[morphResult](t, p.ctx, fn+"("+strconv.Itoa(step)+")")
+			got, err := chromedp.Run(p.ctx, chromedp.Evaluate[morphResult](fn+"("+strconv.Itoa(step)+")", chromedp.EvalAwaitPromise))
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
 			if got.Error != "" {
 				t.Fatalf("%s: %s", name, got.Error)
 			}

@@ -229,6 +229,8 @@ func TestBrowserReset(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitHydrated(t, ctx, con)
+	// The module sets the controls to the query's state and runs it.
+	poll(t, ctx, `document.querySelector('`+root+`').dataset.params.includes('"keys":"per-intent"')`, "the embed page never showed its query's state")
 	snippet := evalT[string](t, ctx, `document.querySelector('`+root+`').dataset.params`)
 	if err := chromedp.Do(ctx, chromedp.Focus(sel), chromedp.SendKeys(sel, "o")); err != nil {
 		t.Fatal(err)
@@ -332,6 +334,8 @@ func TestBrowserEmbedSnippetMistakes(t *testing.T) {
 			t.Errorf("the link %q opens in %q (rel %q), want a new tab", l[0], l[1], l[2])
 		}
 	}
+	poll(t, d, `document.querySelector('a[href]').getAttribute('href') === "/double-charge/?w=payment-1&keys=per-intent#w-payment-1"`, "the toolbar's link never named the embed's state")
+	links = evalT[[][]string](t, d, `[...document.querySelectorAll('a[href]')].map(a => [a.getAttribute('href'), a.target, a.rel])`)
 	if links[0][0] != "/double-charge/?w=payment-1&keys=per-intent#w-payment-1" {
 		t.Errorf("the toolbar's link is %q, want the chapter in the embed's state", links[0][0])
 	}

@@ -6,11 +6,14 @@ import "testing"
 // as served: every reader downloads it. A Go module that touches only
 // syscall/js is about 440 KB brotli. The module was 839 KB with the twelve
 // widgets; five cuts (README, "What would close the module target") took
-// it to 819,131 B, and the budget is just above that: 2.9 KB, about what
-// brotli 11 moves either way for a change of a few bytes, so that a change
-// that adds to the module has to raise it, and say why, here. The aim
-// stays the Performance section's: within 1.5x the floor, 660 KB.
-const wasmBudget = 822 * 1000
+// it to 819,131 B. The simulator worker, the widget's toolbar and Reset,
+// lists of the items in use, the output patched in place and the
+// playground's hook added 39,725 B: 858,856 B, and the budget is just
+// above that: about 3 KB, what brotli 11 moves either way for a change of
+// a few bytes, so that a change that adds to the module has to raise it,
+// and say why, here. The aim stays the Performance section's: within 1.5x
+// the floor, 660 KB.
+const wasmBudget = 861 * 1000
 
 func TestWasmModuleWithinBudget(t *testing.T) {
 	productionSite(t)

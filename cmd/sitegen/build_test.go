@@ -73,9 +73,10 @@ func TestBuildRealSite(t *testing.T) {
 		}
 	}
 
-	// The module has .br and .gz siblings that decompress to it; no other
-	// file has any (the local servers compress them when asked).
-	modules := 0
+	// Each module, the handbook's and the playground's, has .br and .gz
+	// siblings that decompress to it; no other file has any (the local
+	// servers compress them when asked).
+	withSiblings := 0
 	walkFiles(t, out, func(p string, data []byte) {
 		if ext := filepath.Ext(p); (ext == ".br" || ext == ".gz") && !precompressed[filepath.Ext(strings.TrimSuffix(p, ext))] {
 			t.Errorf("%s: a compressed copy of a file the servers compress themselves", p)
@@ -83,7 +84,7 @@ func TestBuildRealSite(t *testing.T) {
 		if !precompressed[filepath.Ext(p)] {
 			return
 		}
-		modules++
+		withSiblings++
 		for _, enc := range []struct {
 			suffix string
 			open   func(io.Reader) (io.Reader, error)
@@ -110,8 +111,8 @@ func TestBuildRealSite(t *testing.T) {
 			}
 		}
 	})
-	if modules != 1 {
-		t.Errorf("%d modules with compressed siblings, want 1", modules)
+	if withSiblings != len(modules) {
+		t.Errorf("%d modules with compressed siblings, want %d", withSiblings, len(modules))
 	}
 
 	// The layout loads the hashed assets: stylesheets, the icon, the loader
@@ -189,8 +190,8 @@ func TestBuildRealSite(t *testing.T) {
 		}
 	})
 	// The articles, the home page, an embed page per widget, 404.html,
-	// the search page and the authors' guide.
-	if want := len(mds) + len(widget.All()) + 3; pages != want {
+	// the search page, the authors' guide and the playground.
+	if want := len(mds) + len(widget.All()) + 4; pages != want {
 		t.Errorf("%d pages, want %d", pages, want)
 	}
 

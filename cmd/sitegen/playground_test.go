@@ -73,7 +73,7 @@ func draftSite(t *testing.T, text string) string {
 // for the same markdown, byte for byte: the same converter, options and
 // code labels, so the two cannot drift apart.
 func TestPlaygroundPreviewIsTheArticle(t *testing.T) {
-	sc, err := readContent(repoRoot(t), draftSite(t, draft), defaultOrigin, nil)
+	sc, err := readContent(repoRoot(t), draftSite(t, draft), defaultOrigin, nil, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func TestPlaygroundPreviewIsTheArticle(t *testing.T) {
 func TestPlaygroundProblemsAreTheBuilds(t *testing.T) {
 	bad := strings.Replace(draft, "keys: per-intent", "keys: maybe", 1)
 	bad = strings.Replace(bad, "```sql\nSELECT 1;\n```", "```widget paymnt\n```", 1)
-	_, err := readContent(repoRoot(t), draftSite(t, bad), defaultOrigin, nil)
+	_, err := readContent(repoRoot(t), draftSite(t, bad), defaultOrigin, nil, 1)
 	if err == nil {
 		t.Fatal("the build took the draft")
 	}
