@@ -44,11 +44,9 @@ func main() {
 		// article's, not a permalink's; on an embed page, the snippet's.
 		initial := root.GetAttribute("data-params")
 		if (target != "" && target == root.ID()) || (target == "" && embed && params != "") {
-			root = restore(root, params, embed && target == "")
-			if embed {
-				initial = root.GetAttribute("data-params")
+			if v, ok := restore(root, params, embed && target == ""); ok && embed {
+				initial = v.JSON()
 			}
-			yield() // the redraw in one task, the binding in the next
 		}
 		if err := hydrate(root, initial); err != nil {
 			showError(root, err.Error())
@@ -77,41 +75,34 @@ func hydrateNew(doc js.Value) {
 // page whose window has it was set by a snippet's attributes.
 const snippetFrame = "retrylab-snippet"
 
-// restore draws root afresh in the state a query asks for (state),
-// controls and all, with the same view code as the build, and returns the
-// new root. A query the widget's schema refuses leaves root as it was,
-// with a message that names the parameter, the value and the values
-// allowed, in the words of the snippet's attributes when embedded is set
-// and embed.js made the frame, else of the page's address; the message
-// is text, never markup, whatever the query holds.
-func restore(root element, state string, embedded bool) element {
+// restore sets root's controls to the state a query asks for, as a
+// prose link sets them, and reports the values it set: hydrate then finds
+// the form changed and runs the widget in that state, in the simulator
+// worker, as if the reader had set the controls while the module loaded
+// (a permalink may ask for the heaviest run there is, and drawing the
+// whole widget afresh here would also link the controls' markup into the
+// module for what the controls already are). A query the widget's schema
+// refuses leaves root as it was, with a message that names the parameter,
+// the value and the values allowed, in the words of the snippet's
+// attributes when embedded is set and embed.js made the frame, else of
+// the page's address; the message is text, never markup, whatever the
+// query holds.
+func restore(root element, state string, embedded bool) (widget.Values, bool) {
 	w, err := widget.Find(root.GetAttribute("data-widget"))
 	if err != nil {
-		return root // hydrate reports it
+		return widget.Values{}, false // hydrate reports it
 	}
 	v, err := w.Schema.ParseQuery(state)
-	if err == nil && v.JSON() == root.GetAttribute("data-params") {
-		return root // already drawn in that state
-	}
-	link := query(root.Value, widget.RegionPermalink.Selector())
-	var h widget.HTML
-	if err == nil {
-		err = widget.Render(&h, w, v, widget.Place{ID: root.ID(), Origin: origin(), Article: linkPage(link)})
-	}
 	if err != nil {
 		if embedded && js.Global().Get("name").String() == snippetFrame {
 			showError(root, w.Schema.SnippetError(err)+".")
 		} else {
 			showError(root, "The settings in this page's address were not applied: "+err.Error()+".")
 		}
-		return root
+		return widget.Values{}, false
 	}
-	id := root.ID()
-	root.Set("outerHTML", h.String())
-	if fresh := wrap(js.Global().Get("document").Call("getElementById", id)); fresh != nil {
-		return fresh
-	}
-	return root
+	setWidget(root, w.Schema, v)
+	return v, true
 }
 
 // runs computes the widgets' runs: in the simulator worker, or here.
@@ -139,6 +130,7 @@ type instance struct {
 	stepno  element // the step's number, in the replay controls
 	status  element // a sentence for screen readers after each change
 	snippet element // the embed snippet's text area
+	caption element // the settings of the run shown, in words
 	link    element // the permalink
 	play    element // the play/pause button
 	scrub   element // the scrubber
@@ -183,6 +175,7 @@ func hydrate(root element, initial string) error {
 		play:    query(root.Value, widget.ActionPlay.Selector()),
 		scrub:   query(root.Value, widget.ActionScrub.Selector()),
 		snippet: query(root.Value, widget.RegionSnippet.Selector()),
+		caption: query(root.Value, widget.RegionSettings.Selector()),
 		link:    query(root.Value, widget.RegionPermalink.Selector()),
 		w:       w,
 		values:  values,
@@ -253,7 +246,7 @@ func hydrate(root element, initial string) error {
 	// module was loading: the loader notes a pending replay on the root.
 	pending := root.GetAttribute("data-pending")
 	root.RemoveAttribute("data-pending")
-	in.showEmbed()
+	in.showValues()
 	if shown, err := w.Schema.Parse(w.Schema.ReadForm(in.controls())); err != nil || shown.JSON() != values.JSON() || pending == "replay" {
 		in.changed(pending == "replay")
 	}
@@ -386,7 +379,7 @@ func (in *instance) answered(a answer) {
 	in.showBounds()
 	in.root.SetAttribute("data-params", q.values.JSON())
 	in.root.SetAttribute("data-steps", widget.Itoa(a.steps))
-	in.showEmbed()
+	in.showValues()
 	in.replay.Load(a.steps, a.step)
 	in.draw(a.html, a.step, a.steps)
 	if q.replay && a.steps > 0 {
@@ -429,10 +422,11 @@ func (in *instance) idle() {
 	in.root.RemoveAttribute("data-busy")
 }
 
-// showEmbed points the embed snippet and the permalink at the widget's
-// current parameters, and the snippet at this site's embed.js. A "Link
+// showValues writes what says the widget's current parameters: the embed
+// snippet (pointed at this site's embed.js), the permalink and the
+// settings caption (which a printed page shows for the controls). A "Link
 // copied." said of the last state goes.
-func (in *instance) showEmbed() {
+func (in *instance) showValues() {
 	if in.snippet != nil {
 		in.snippet.Set("value", widget.Snippet(in.w.Name, in.values, origin()))
 	}
@@ -441,6 +435,11 @@ func (in *instance) showEmbed() {
 	}
 	if said := query(in.root.Value, widget.RegionLinkCopied.Selector()); said != nil {
 		said.SetTextContent("")
+	}
+	if in.caption != nil {
+		var h widget.HTML
+		widget.SettingsCaption(&h, in.values)
+		in.caption.Set("innerHTML", h.String())
 	}
 }
 

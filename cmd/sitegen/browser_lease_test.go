@@ -90,6 +90,7 @@ func permalinkShows(p *wpage, base string, want map[string]string) {
 		p.t.Fatalf("%s: the permalink %q is not a state of its chapter %s", p.name, href, w.Chapter)
 	}
 	p.do(chromedp.Navigate("about:blank"), chromedp.Navigate(href), chromedp.WaitVisible(chromedp.CSS(p.root()+`[data-hydrated="true"]`)))
+	p.settled() // the link's state is run in the simulator worker
 	for k, v := range want {
 		if got := p.figure(k); got != v {
 			p.t.Errorf("%s: the permalink %s shows data-%s = %q, want %q", p.name, href, k, got, v)

@@ -389,6 +389,20 @@ func TestBrowserSettingsCaption(t *testing.T) {
 		if c := evalT[caption](t, ctx, read); c.Settings != "Settings: "+widget.Settings(v)+"." || c.Note != "" {
 			t.Errorf("%s in print: caption %q, note %q", w.Name, c.Settings, c.Note)
 		}
+		// A reader's change is printed in its own settings too.
+		if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: ""}); err != nil {
+			t.Fatal(err)
+		}
+		p.typeNumber("attempts", "3")
+		p.waitJS(`document.querySelector('[data-widget]').dataset.params.includes('"attempts":3')`)
+		p.settled()
+		changed, err := w.Schema.ParseQuery("faults=lose-request,lose-response&attempts=3")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := evalT[string](t, ctx, `document.querySelector(".w-settings").textContent`); got != "Settings: "+widget.Settings(changed)+"." {
+			t.Errorf("%s: after a change the caption reads %q, want %q", w.Name, got, "Settings: "+widget.Settings(changed)+".")
+		}
 		p.clean()
 	}
 
@@ -403,3 +417,4 @@ func TestBrowserSettingsCaption(t *testing.T) {
 		}
 	}
 }
+

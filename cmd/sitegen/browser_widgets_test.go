@@ -101,6 +101,14 @@ func (p *wpage) waitJS(js string) {
 	}
 }
 
+// settled waits until the widget has drawn the answer to its last
+// request: the simulator worker runs it, so until then the page may show
+// the run before.
+func (p *wpage) settled() {
+	p.t.Helper()
+	p.waitJS(`(w => !!w && w.dataset.hydrated === "true" && !w.hasAttribute("aria-busy"))(document.querySelector('` + p.root() + `'))`)
+}
+
 // waitRoot waits until the root's data-* attribute name reads want.
 func (p *wpage) waitRoot(name, want string) {
 	p.t.Helper()

@@ -161,7 +161,7 @@ func TestSettings(t *testing.T) {
 		if got != c.want {
 			t.Errorf("%s %v:\n got %s\nwant %s", c.w.Name, c.raw, got, c.want)
 		}
-		if html := render(t, c.w, c.raw); !strings.Contains(html, `<p class="w-settings" data-pagefind-ignore="all"><strong>Settings:</strong> `+Escape(c.want)+`.</p>`) {
+		if html := render(t, c.w, c.raw); !strings.Contains(html, `<p class="w-settings" data-pagefind-ignore="all" data-region="settings"><strong>Settings:</strong> `+Escape(c.want)+`.</p>`) {
 			t.Errorf("%s %v: the widget has no caption of its settings", c.w.Name, c.raw)
 		}
 	}

@@ -16,6 +16,7 @@ const (
 	RegionPlayer    Region = "player"    // the replay controls
 	RegionStepNo    Region = "stepno"    // "Step 3 of 9"
 	RegionStatus    Region = "status"    // what changed, for screen readers
+	RegionSettings  Region = "settings"  // the settings of the run shown, in words (SettingsCaption)
 	RegionSnippet   Region = "snippet"   // the embed snippet's text area
 	RegionPermalink Region = "permalink" // the link to the widget's state
 	RegionCopied    Region = "copied"    // what Copy did

@@ -7,7 +7,7 @@ import (
 )
 
 var (
-	regions = []Region{RegionControls, RegionOutput, RegionPlayer, RegionStepNo, RegionStatus, RegionSnippet, RegionPermalink, RegionCopied, RegionLinkCopied}
+	regions = []Region{RegionControls, RegionOutput, RegionPlayer, RegionStepNo, RegionStatus, RegionSettings, RegionSnippet, RegionPermalink, RegionCopied, RegionLinkCopied}
 	actions = []Action{ActionPlay, ActionBack, ActionForward, ActionReplay, ActionRun, ActionScrub, ActionCopy, ActionReset, ActionAddItem, ActionRemoveItem}
 )
 

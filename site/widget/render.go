@@ -67,7 +67,9 @@ func Render(h *HTML, w *Widget, v Values, at Place) error {
 	// hidden: a caption says which settings produced the run shown (the
 	// controls already say it to the search index, which leaves it out),
 	// and a note that trying others needs JavaScript.
-	h.Open("p", "class", "w-settings", "data-pagefind-ignore", "all").Elem("strong", "Settings:").Text(" " + Settings(v) + ".").Close("p")
+	h.Open("p", "class", "w-settings", "data-pagefind-ignore", "all", "data-region", string(RegionSettings))
+	SettingsCaption(h, v)
+	h.Close("p")
 	try := "To try other settings, turn JavaScript on."
 	if steps > 0 {
 		try = "To try other settings, and to replay the run step by step, turn JavaScript on."

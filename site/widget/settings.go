@@ -15,6 +15,13 @@ func Settings(v Values) string {
 	return strings.Join(parts, "; ")
 }
 
+// SettingsCaption writes the caption's content for v: "Settings:" in
+// bold, then Settings(v). The page's module writes it again for every run
+// it draws, so that a printed page says what produced the figures on it.
+func SettingsCaption(h *HTML, v Values) {
+	h.Elem("strong", "Settings:").Text(" " + Settings(v) + ".")
+}
+
 // setting is one parameter's value as a reader reads it: a list's items
 // and, where the list stops short of its count, what the rest stand for
 // ("lose-response, then ok"); a number as exact as its control's, its
