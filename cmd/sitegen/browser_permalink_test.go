@@ -6,11 +6,13 @@ import (
 	"image/png"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
@@ -393,6 +395,51 @@ func TestBrowserEmbedTheme(t *testing.T) {
 		}
 		if p := con.problems(); len(p) > 0 {
 			t.Errorf("console problems: %v", p)
+		}
+	}
+}
+
+// A permalink to a widget far down a page of many lands with the widget's
+// title at the top of the window, below its scroll margin, and stays there
+// while the widgets above it are made interactive and its own state is
+// run: on a desktop and on a phone whose CPU is four times slower.
+func TestBrowserPermalinkLandsOnItsWidget(t *testing.T) {
+	ts := serveSite(t, builtSite(t))
+	browser := sharedBrowser(t)
+	for _, page := range []string{"/widgets/", "/concurrent-duplicates/"} {
+		for _, phone := range []bool{false, true} {
+			ctx := newTab(t, browser)
+			con := watchConsole(ctx)
+			if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900), chromedp.Navigate(ts.URL+page)); err != nil {
+				t.Fatal(err)
+			}
+			// The last widget's link, in a state other than the page's.
+			href := evalT[string](t, ctx, `[...document.querySelectorAll('[data-widget] [data-region="permalink"]')].at(-1).href`)
+			if !strings.Contains(href, "?w=") {
+				t.Fatalf("%s: the last widget's permalink is %q", page, href)
+			}
+			size := chromedp.EmulateViewport(1280, 900)
+			if phone {
+				size = chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile)
+				if _, err := chromedp.Call(ctx, emulation.SetCPUThrottlingRate, emulation.SetCPUThrottlingRateParams{Rate: 4}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := chromedp.Do(ctx, chromedp.Navigate("about:blank"), size, chromedp.Navigate(href)); err != nil {
+				t.Fatal(err)
+			}
+			waitHydrated(t, ctx, con)
+			poll(t, ctx, `![...document.querySelectorAll('[data-widget]')].some(w => w.hasAttribute("aria-busy"))`, page+": the widgets never settled")
+			// Long enough for a late layout shift to show.
+			if err := chromedp.Do(ctx, chromedp.Sleep(500*time.Millisecond)); err != nil {
+				t.Fatal(err)
+			}
+			off := evalT[float64](t, ctx, `(() => { const r = document.getElementById(new URL(`+strconv.Quote(href)+`).hash.slice(1));
+				return Math.round(r.getBoundingClientRect().top - parseFloat(getComputedStyle(r).scrollMarginTop)) + 0; })()`) // + 0: never -0
+			if off != 0 {
+				t.Errorf("%s (phone %v, now at %s): the widget %s landed %v px below its scroll margin (negative: its title is above the window)", page, phone, evalT[string](t, ctx, "location.href"), href, off)
+			}
+			clean(t, ctx, con)
 		}
 	}
 }

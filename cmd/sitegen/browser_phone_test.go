@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"io/fs"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -418,3 +420,51 @@ func TestBrowserSettingsCaption(t *testing.T) {
 	}
 }
 
+// No page of the site is wider than a phone: a page that is makes the
+// phone's browser zoom the whole of it out (a table of 440 px did, on
+// /concurrent-duplicates/). A figure wider than the screen scrolls in a
+// box of its own. Without JavaScript, so that every page is laid out as
+// the build wrote it.
+func TestBrowserNoPageWiderThanAPhone(t *testing.T) {
+	dir := builtSite(t)
+	ts := serveSite(t, dir)
+	browser := sharedBrowser(t)
+	var pages []string
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || d.Name() != "index.html" {
+			return err
+		}
+		rel, err := filepath.Rel(dir, filepath.Dir(path))
+		if err == nil && !strings.HasPrefix(rel, "embed") {
+			pages = append(pages, strings.TrimSuffix("/"+filepath.ToSlash(rel), ".")+"/")
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pages) < 20 {
+		t.Fatalf("found %d pages: %v", len(pages), pages)
+	}
+	ctx := newTab(t, browser)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Call(ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}); err != nil {
+		t.Fatal(err)
+	}
+	// The page's width, and the outermost elements past the screen's edge.
+	const wide = `(() => { const edge = document.documentElement.clientWidth + 1, past = e => e.getBoundingClientRect().right > edge;
+		return [document.documentElement.scrollWidth, ...[...document.querySelectorAll("body *")]
+		.filter(e => past(e) && !past(e.parentElement))
+		.slice(0, 3).map(e => e.tagName.toLowerCase() + (e.className ? "." + String(e.className).split(" ").join(".") : ""))]; })()`
+	for _, page := range pages {
+		if err := chromedp.Do(ctx, chromedp.Navigate(ts.URL+page)); err != nil {
+			t.Fatal(err)
+		}
+		got := evalT[[]any](t, ctx, wide)
+		if w := got[0].(float64); w > 390 {
+			t.Errorf("%s is %v px wide on a 390 px phone; too wide: %v", page, w, got[1:])
+		}
+	}
+}

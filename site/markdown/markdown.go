@@ -102,10 +102,7 @@ func New(opts ...Option) *Converter {
 	exts := []goldmark.Extender{
 		FrontMatter,
 		Fences,
-		// GFM, with table alignment as align= rather than goldmark's
-		// default style= attribute, which the pages' CSP (style-src
-		// 'self') would block.
-		extension.NewTable(extension.WithTableCellAlignMethod(extension.TableCellAlignAttribute)),
+		Tables,
 		extension.Strikethrough,
 		extension.Linkify,
 		extension.TaskList,
