@@ -390,7 +390,7 @@ func TestBrowserBusyWhileRunning(t *testing.T) {
 	}
 	// Overtaken: ten clients, set while the 100,000 compute.
 	set("clients", "10")
-	p.waitJS(`document.querySelector('` + p.root() + `').getAttribute("aria-busy") === null`)
+	p.settled()
 	if v, err := w.Schema.Defaults().With("clients", "10"); err != nil {
 		t.Fatal(err)
 	} else if got := p.rootData("params"); got != v.JSON() {
@@ -480,7 +480,7 @@ func TestBrowserLoadingBeforeTheModule(t *testing.T) {
 	p.do(chromedp.WaitVisible(chromedp.CSS(p.root() + `[data-hydrated="true"]`)))
 	quoted, _ := json.Marshal(want.JSON())
 	p.waitJS(`document.querySelector('` + p.root() + `').dataset.params === ` + string(quoted))
-	p.waitJS(`document.querySelector('` + p.root() + `').getAttribute("aria-busy") === null`)
+	p.settled()
 	if s := p.busyState(); s.Busy != "" || s.Visible {
 		t.Errorf("once applied: %+v, want no busy state", s)
 	}

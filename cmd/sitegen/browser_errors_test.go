@@ -152,7 +152,7 @@ func TestBrowserFieldErrors(t *testing.T) {
 		// Moving the end of the run moves the other fields' bounds.
 		p.typeNumber("seconds", "300")
 		// Settled: the simulator worker's answer drawn.
-		p.waitJS(`!document.querySelector('` + p.root() + `').hasAttribute("aria-busy")`)
+		p.settled()
 		p.waitJS(`document.querySelector('` + p.control("slow-to") + `').max === "300"`)
 
 		// Letters in a number field.

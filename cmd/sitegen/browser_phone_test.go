@@ -298,6 +298,10 @@ func TestBrowserWideFigureScrolls(t *testing.T) {
 	ctx, con := phoneTab(t, browser, ts.URL, "/embed/guard/?spread=10&n=30", true, true)
 	p := &wpage{t: t, ctx: ctx, con: con, name: "guard"}
 	p.waitJS(`document.querySelector('[data-widget]').dataset.params.includes('"spread":10')`)
+	p.settled()
+	// A scroll-state query answers a frame or more after the layout that
+	// makes the box scroll.
+	p.do(chromedp.Sleep(300 * time.Millisecond))
 	s := evalT[scroller](t, ctx, measure)
 	if !s.Wide {
 		t.Fatal("guard's timeline of 30 requests spread over 10 steps fits a phone: the test cannot see the scroll")
