@@ -28,11 +28,15 @@ import (
 // 3,937,300 and 801,522 without. The four packages whose loops make the
 // heaviest runs a reader can ask for (engine/sim's event queue and
 // backoff's, budget's and storm's 100,000 clients or requests) keep it:
-// inlining them off too would save only about 5 KB more. The patterns
-// name no package of the standard library, so the runtime and syscall/js
+// inlining them off too would save only about 5 KB more (an empty
+// -gcflags gives a package its default flags back: of the patterns a
+// package matches, the last one wins). The patterns name no package of
+// the standard library, nor bench/hello, so the runtime and syscall/js
 // that every Go module carries (bench/hello, the floor the page's module
-// is measured against) compile exactly as with the default flags, and
-// native builds (the generator, the CLI) are not affected at all.
+// is measured against) compile exactly as with the default flags: the
+// floor's functions are the same, and only its build information grows,
+// by the flags' text. Native builds (the generator, the CLI) are not
+// affected at all.
 var WasmFlags = []string{
 	"-trimpath", "-ldflags=-s -w",
 	"-gcflags=" + modulePath + "/wasm=-l",
