@@ -44,8 +44,8 @@ func compressedSizes(data []byte) (sizes, error) {
 }
 
 // buildHello compiles bench/hello, a module that touches only syscall/js,
-// with the flags sitegen builds the page's module with (-trimpath,
-// -ldflags="-s -w"), and returns its bytes.
+// with the flags sitegen builds the page's module with (gotool.WasmFlags),
+// and returns its bytes.
 func buildHello(ctx context.Context, root, dir string) ([]byte, error) {
 	file := filepath.Join(dir, "hello.wasm")
 	if err := gotool.BuildWasm(ctx, root, "./bench/hello", file); err != nil {

@@ -93,8 +93,8 @@ func SplitPermalink(query string) (id, rest string) {
 // one parameter (a query badly encoded, which embed.js never writes) is
 // returned as it says.
 func (s Schema) SnippetError(err error) string {
-	var e *Error
-	if !errors.As(err, &e) {
+	e, ok := errors.AsType[*Error](err)
+	if !ok {
 		return err.Error()
 	}
 	attr := "data-" + e.Param
