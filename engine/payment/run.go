@@ -95,7 +95,7 @@ func (c *client) fault(n int) Fault {
 // server's work, the answer's trip, and the client's timeout.
 func (c *client) attempt(n int) {
 	key := c.key(n)
-	c.s.Record(sim.Event{Kind: EvAttempt, Lane: "client", To: "server", N: n, Ref: key, Say: sayer})
+	c.s.Record(sim.Event{Kind: EvAttempt, Lane: "client", To: "server", N: n, Ref: key})
 	c.res.Attempts = n
 	f := &flight{c: c, n: n, req: Request{Account: Account, Key: key, Body: c.body, Attempt: n}, fault: c.fault(n)}
 	f.step, f.timeout = f.trip, f.wait
@@ -122,7 +122,7 @@ func (f *flight) trip() {
 	switch f.leg {
 	case 0:
 		if f.fault == LoseRequest {
-			c.s.Record(sim.Event{Kind: EvRequestLost, Lane: "network", Say: sayer})
+			c.s.Record(sim.Event{Kind: EvRequestLost, Lane: "network"})
 			return
 		}
 		f.leg = 1
@@ -133,7 +133,7 @@ func (f *flight) trip() {
 		c.s.After(Latency, f.step)
 	case 2:
 		if f.fault == LoseResponse {
-			c.s.Record(sim.Event{Kind: EvResponseLost, Lane: "network", OK: f.rep.ChargeID != "", Say: sayer})
+			c.s.Record(sim.Event{Kind: EvResponseLost, Lane: "network", OK: f.rep.ChargeID != ""})
 			return
 		}
 		if f.abandoned {
@@ -151,12 +151,12 @@ func (f *flight) wait() {
 		return
 	}
 	f.abandoned = true
-	c.s.Record(sim.Event{Kind: EvTimeout, Lane: "client", Say: sayer})
+	c.s.Record(sim.Event{Kind: EvTimeout, Lane: "client"})
 	if f.n < c.p.Attempts {
 		c.attempt(f.n + 1) // at once
 		return
 	}
-	c.s.Record(sim.Event{Kind: EvGiveUp, Lane: "client", N: f.n, Say: sayer})
+	c.s.Record(sim.Event{Kind: EvGiveUp, Lane: "client", N: f.n})
 }
 
 // answer is the client reading the server's reply: a 201 is a receipt; any
@@ -166,6 +166,6 @@ func (c *client) answer(rep Reply) {
 	c.res.Replayed = rep.Replayed
 	if rep.Status == statusCreated && rep.ChargeID != "" {
 		c.res.Receipt = rep.ChargeID
-		c.s.Record(sim.Event{Kind: EvReceipt, Lane: "client", Ref: rep.ChargeID, Say: sayer})
+		c.s.Record(sim.Event{Kind: EvReceipt, Lane: "client", Ref: rep.ChargeID})
 	}
 }
