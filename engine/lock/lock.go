@@ -73,14 +73,31 @@ type key struct {
 type sender struct {
 	id      int
 	name    string
-	send    func() // sends the next request: one closure for all of them
-	timeout func() // the timeout of the oldest send not timed out yet
-	fired   int    // timeouts fired: the sends they were for, since they fire in order
+	send    act // sends the next request
+	timeout act // the timeout of the oldest send not timed out yet
+	fired   int // timeouts fired: the sends they were for, since they fire in order
 	sends   int
 	waiting int  // the number of the send whose answer the sender waits for; 0 when not waiting
 	done    bool // got a 201 or a replay
 	gaveUp  bool
 	doneAt  time.Duration
+}
+
+// act is one of a sender's scheduled acts: its next send or, with
+// timeout, the end of a wait. The sender holds its two, so that
+// scheduling one allocates nothing.
+type act struct {
+	r       *run
+	sd      *sender
+	timeout bool
+}
+
+func (a *act) Handle() {
+	if a.timeout {
+		a.r.timeout(a.sd)
+		return
+	}
+	a.r.send(a.sd)
 }
 
 // Run plays the senders until no event is left. With the defaults: the
@@ -105,9 +122,8 @@ func Run(p Params) (Result, error) {
 	for i, name := range sim.Names("sender-", p.Dupes) {
 		sd := &r.senders[i]
 		*sd = sender{id: i + 1, name: name}
-		sd.send = func() { r.send(sd) }
-		sd.timeout = func() { r.timeout(sd) }
-		r.s.At(0, sd.send)
+		sd.send, sd.timeout = act{r: r, sd: sd}, act{r: r, sd: sd, timeout: true}
+		r.s.Schedule(0, &sd.send)
 	}
 	r.s.Run()
 
@@ -245,7 +261,7 @@ func (r *run) send(sd *sender) {
 	r.s.Record(sim.Event{Kind: EvSend, Lane: sd.name, To: "server", N: n, Ref: ref})
 	// The timeout is scheduled before the server's answer: an answer due
 	// at the very instant the sender stops waiting comes too late.
-	r.s.At(r.s.Now()+r.p.Timeout, sd.timeout)
+	r.s.Schedule(r.s.Now()+r.p.Timeout, &sd.timeout)
 	r.handle(sd, n, ref)
 }
 
@@ -275,7 +291,7 @@ func (r *run) next(sd *sender, at time.Duration) {
 		r.s.Record(sim.Event{Kind: EvGiveUp, Lane: sd.name, N: r.p.Attempts, Ref: sd.name})
 		return
 	}
-	r.s.At(at+r.p.Retry, sd.send)
+	r.s.Schedule(at+r.p.Retry, &sd.send)
 }
 
 // answerKind is the event of an answer a sender receives.

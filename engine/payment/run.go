@@ -59,7 +59,7 @@ func Run(p Params) (Result, error) {
 		body: []byte(`{"amount":` + strconv.FormatInt(p.Amount, 10) + `,"currency":"usd"}`)}
 	c.attempt(1)
 	s.Run()
-	c.res.Charges = c.srv.Charges()
+	c.res.Charges = c.srv.ledger // the run's own server: no copy needed
 	c.res.Trace = s.Trace
 	return c.res, nil
 }
@@ -98,9 +98,9 @@ func (c *client) attempt(n int) {
 	c.s.Record(sim.Event{Kind: EvAttempt, Lane: "client", To: "server", N: n, Ref: key})
 	c.res.Attempts = n
 	f := &flight{c: c, n: n, req: Request{Account: Account, Key: key, Body: c.body, Attempt: n}, fault: c.fault(n)}
-	f.step, f.timeout = f.trip, f.wait
-	c.s.After(Latency, f.step)
-	c.s.After(Timeout, f.timeout)
+	f.timer.f = f
+	c.s.Schedule(c.s.Now()+Latency, f)
+	c.s.Schedule(c.s.Now()+Timeout, &f.timer)
 }
 
 // flight is one attempt under way: its request, then its answer, on the
@@ -113,11 +113,17 @@ type flight struct {
 	leg                 int // 0: the request travels; 1: the server works; 2: the answer travels
 	rep                 Reply
 	answered, abandoned bool
-	step, timeout       func() // trip and wait, made once for the flight
+	timer               timer // the client's wait for the flight
 }
 
-// trip is the end of the flight's current leg.
-func (f *flight) trip() {
+// timer is the client's wait for a flight, scheduled as a handler of
+// its own.
+type timer struct{ f *flight }
+
+func (t *timer) Handle() { t.f.wait() }
+
+// Handle is the end of the flight's current leg.
+func (f *flight) Handle() {
 	c := f.c
 	switch f.leg {
 	case 0:
@@ -126,11 +132,11 @@ func (f *flight) trip() {
 			return
 		}
 		f.leg = 1
-		c.s.After(Work, f.step)
+		c.s.Schedule(c.s.Now()+Work, f)
 	case 1:
 		f.rep = c.srv.Pay(f.req)
 		f.leg = 2
-		c.s.After(Latency, f.step)
+		c.s.Schedule(c.s.Now()+Latency, f)
 	case 2:
 		if f.fault == LoseResponse {
 			c.s.Record(sim.Event{Kind: EvResponseLost, Lane: "network", OK: f.rep.ChargeID != ""})

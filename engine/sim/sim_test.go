@@ -244,3 +244,24 @@ func TestDeclareRefusesOverlaps(t *testing.T) {
 		}()
 	}
 }
+
+type counter struct{ n int }
+
+func (c *counter) Handle() { c.n++ }
+
+// Scheduling a func made once, or a pointer to a Handler, allocates
+// nothing once the queue has room.
+func TestSchedulingAllocatesNothing(t *testing.T) {
+	s := New(1)
+	s.Reserve(0, 2)
+	var c counter
+	fn := func() { c.n++ }
+	allocs := testing.AllocsPerRun(100, func() {
+		s.After(time.Second, fn)
+		s.Schedule(s.Now(), &c)
+		s.Run()
+	})
+	if allocs != 0 || c.n != 202 {
+		t.Fatalf("%v allocations a run, %d handled; want 0 and 202", allocs, c.n)
+	}
+}
