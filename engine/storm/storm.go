@@ -107,6 +107,11 @@ func Run(p Params) (Result, error) {
 	head, queued := 0, 0
 	first := make([]int, n+1)
 	say := ticks(p, &res.Summary)
+	// One tick a second, named "s0", "s1", ... in one block: the trace
+	// and its refs are allocated once, not grown and made tick by tick.
+	res.Trace = make(sim.Trace, 0, min(n, sim.MaxEvents+1))
+	var refs sim.Arena
+	refs.Grow(n * len("s"+strconv.Itoa(n)))
 	for t := 0; t < n; t++ {
 		first[t] = len(groups)
 		// 1. Time-outs and retries.
@@ -169,7 +174,7 @@ func Run(p Params) (Result, error) {
 			}
 		}
 		res.Queue[t] = queued
-		res.Trace.Keep(sim.Event{At: time.Duration(t) * time.Second, Kind: Tick, Lane: "server", Ref: "s" + strconv.Itoa(t),
+		res.Trace.Keep(sim.Event{At: time.Duration(t) * time.Second, Kind: Tick, Lane: "server", Ref: refs.Number(t, "s"),
 			N: t, M: retries, Amount: int64(dropped), Say: say}, sim.MaxEvents)
 	}
 	first[n] = len(groups)
