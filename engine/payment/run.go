@@ -48,28 +48,32 @@ func Run(p Params) (Result, error) {
 	if err := p.Validate(); err != nil {
 		return Result{Params: p}, err
 	}
-	s := sim.New(0) // no randomness in this model
+	// The client, its simulation, its server and its attempts' flights
+	// are allocated together, once.
+	c := &client{p: p, res: Result{Params: p}, flights: make([]flight, p.Attempts),
+		body: []byte(`{"amount":` + strconv.FormatInt(p.Amount, 10) + `,"currency":"usd"}`)}
 	// Room for the most events the attempts make (the attempt, a loss or
 	// the server's two, the answer's fate and the timeout) and the give-up,
 	// so the trace is allocated once rather than copied as it grows.
 	// The queue holds at most an attempt's timeout and its message in
-	// flight.
-	s.Reserve(5*p.Attempts+1, 2)
-	c := &client{p: p, s: s, srv: NewServer(s), res: Result{Params: p},
-		body: []byte(`{"amount":` + strconv.FormatInt(p.Amount, 10) + `,"currency":"usd"}`)}
+	// flight. Each attempt reaches the server once at most, so charges
+	// at most once.
+	c.s.Reserve(5*p.Attempts+1, 2)
+	c.srv = Server{sim: &c.s, ledger: make([]Charge, 0, p.Attempts)}
 	c.attempt(1)
-	s.Run()
+	c.s.Run()
 	c.res.Charges = c.srv.ledger // the run's own server: no copy needed
-	c.res.Trace = s.Trace
+	c.res.Trace = c.s.Trace
 	return c.res, nil
 }
 
 type client struct {
-	p    Params
-	s    *sim.Sim
-	srv  *Server
-	res  Result
-	body []byte
+	p       Params
+	s       sim.Sim // the zero Sim: no randomness in this model
+	srv     Server
+	flights []flight // attempt n's is flights[n-1]
+	res     Result
+	body    []byte
 }
 
 // key is the Idempotency-Key of attempt n.
@@ -97,7 +101,8 @@ func (c *client) attempt(n int) {
 	key := c.key(n)
 	c.s.Record(sim.Event{Kind: EvAttempt, Lane: "client", To: "server", N: n, Ref: key})
 	c.res.Attempts = n
-	f := &flight{c: c, n: n, req: Request{Account: Account, Key: key, Body: c.body, Attempt: n}, fault: c.fault(n)}
+	f := &c.flights[n-1]
+	*f = flight{c: c, n: n, req: Request{Account: Account, Key: key, Body: c.body, Attempt: n}, fault: c.fault(n)}
 	f.timer.f = f
 	c.s.Schedule(c.s.Now()+Latency, f)
 	c.s.Schedule(c.s.Now()+Timeout, &f.timer)
