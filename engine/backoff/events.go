@@ -8,25 +8,37 @@ import (
 )
 
 // Kinds of the traces' events and the fields each fills. Their sentences
-// are written from the fields when shown (sayer).
+// are written from the fields when shown (say).
 const (
 	// Slot is a busy slot of the herd (Run), lane "server": N the slot,
 	// M the calls that landed in it, Amount those served; Ref "slot-N".
-	Slot sim.Kind = "slot"
+	Slot sim.Kind = firstKind + iota
 	// Call is one call of Retry, lane "client": N its number from 1, M
 	// the status (0: no answer), Amount the Retry-After in milliseconds,
 	// Detail the connection error, if any; Ref "call-N".
-	Call sim.Kind = "call"
+	Call
 	// Wait is Retry's wait before its next call: N milliseconds.
-	Wait sim.Kind = "wait"
+	Wait
 	// GiveUp is Retry stopping before a wait of N milliseconds would pass
 	// its deadline of M milliseconds.
-	GiveUp sim.Kind = "give-up"
+	GiveUp
 )
 
-// sayer writes an event's sentence from its fields, only when it is
-// shown: a herd of a hundred thousand clients formats none.
-var sayer = &sim.Sayer{Say: func(e sim.Event) string {
+// firstKind is the model's first Kind: sim.Declare refuses a number
+// another model took.
+const firstKind sim.Kind = 1 * sim.KindsPer
+
+var events = sim.Family{First: firstKind, Names: []string{
+	Slot - firstKind:   "slot",
+	Call - firstKind:   "call",
+	Wait - firstKind:   "wait",
+	GiveUp - firstKind: "give-up",
+}}
+
+// The kinds' sentences are written from the fields, when shown (say).
+func init() { sim.Declare(&events, say) }
+
+func say(e sim.Event) string {
 	switch e.Kind {
 	case Slot:
 		return "Slot " + strconv.Itoa(e.N) + " (" + sim.FormatFloat(seconds1(e.At)) + " s): " +
@@ -48,8 +60,8 @@ var sayer = &sim.Sayer{Say: func(e sim.Event) string {
 	case GiveUp:
 		return "Waiting " + millis(int64(e.N)) + " s would pass the deadline of " + millis(int64(e.M)) + " s: give up."
 	}
-	return string(e.Kind)
-}}
+	return e.Kind.String()
+}
 
 // ms is d in whole milliseconds, rounded, as the events carry times.
 func ms(d time.Duration) int64 { return int64(d.Round(time.Millisecond) / time.Millisecond) }

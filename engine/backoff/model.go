@@ -393,7 +393,7 @@ func (res *Result) count(p Params, slot, calls, served int) {
 	res.PerSlot[slot] += calls
 	res.Calls += calls
 	res.Trace.Keep(sim.Event{At: time.Duration(slot) * p.Slot, Kind: Slot, Lane: "server", Ref: "slot-" + strconv.Itoa(slot),
-		N: slot, M: calls, Amount: int64(served), Say: sayer}, sim.MaxEvents)
+		N: slot, M: calls, Amount: int64(served)}, sim.MaxEvents)
 }
 
 // seconds1 is d in seconds rounded to one decimal: 132.7.

@@ -118,7 +118,7 @@ func (rep *Report) called(call int, o Outcome) {
 	rep.Calls++
 	rep.Last = o
 	ev := sim.Event{At: rep.Elapsed, Kind: Call, Lane: "client", To: "server", Ref: "call-" + strconv.Itoa(call+1),
-		N: call + 1, M: o.Status, Amount: ms(o.RetryAfter), Say: sayer}
+		N: call + 1, M: o.Status, Amount: ms(o.RetryAfter)}
 	if o.Err != nil {
 		ev.Detail = o.Err.Error()
 	}
@@ -135,5 +135,5 @@ func (rep *Report) waited(w time.Duration) {
 
 // note records what the client decides, now, with its figures in N and M.
 func (rep *Report) note(kind sim.Kind, n, m int) {
-	rep.Trace = append(rep.Trace, sim.Event{At: rep.Elapsed, Kind: kind, Lane: "client", N: n, M: m, Say: sayer})
+	rep.Trace = append(rep.Trace, sim.Event{At: rep.Elapsed, Kind: kind, Lane: "client", N: n, M: m})
 }

@@ -97,7 +97,7 @@ func play(p Params, trace *sim.Trace) Summary {
 // that retry, with what the bucket holds after it.
 func event(kind sim.Kind, i, r int, lane string, budget bool, b *Bucket) sim.Event {
 	e := sim.Event{At: time.Duration(i) * time.Second, Kind: kind, Lane: lane, Ref: lane,
-		N: i, OK: budget, Amount: b.tokens, Say: sayer}
+		N: i, OK: budget, Amount: b.tokens}
 	if kind != Denied {
 		e.To, e.M = "upstream", r
 	}
@@ -108,14 +108,25 @@ func event(kind sim.Kind, i, r int, lane string, budget bool, b *Bucket) sim.Eve
 // a retry's number; OK says a budget is on, and then Amount is what the
 // bucket holds after the event, in millionths of a token.
 const (
-	Call   sim.Kind = "call"   // a request's first call, which fails
-	Retry  sim.Kind = "retry"  // a retry, which fails
-	Denied sim.Kind = "denied" // a retry the bucket refused: the request gives up
+	Call   sim.Kind = firstKind + iota // a request's first call, which fails
+	Retry                              // a retry, which fails
+	Denied                             // a retry the bucket refused: the request gives up
 )
 
-// sayer writes an event's sentence from its fields, only when it is shown:
-// a run of a hundred thousand requests formats none.
-var sayer = &sim.Sayer{Say: func(e sim.Event) string {
+// firstKind is the model's first Kind: sim.Declare refuses a number
+// another model took.
+const firstKind sim.Kind = 2 * sim.KindsPer
+
+var events = sim.Family{First: firstKind, Names: []string{
+	Call - firstKind:   "call",
+	Retry - firstKind:  "retry",
+	Denied - firstKind: "denied",
+}}
+
+// The kinds' sentences are written from the fields, when shown (say).
+func init() { sim.Declare(&events, say) }
+
+func say(e sim.Event) string {
 	state := ""
 	if e.OK {
 		state = " (bucket: " + tokensText(e.Amount) + ")"
@@ -127,4 +138,4 @@ var sayer = &sim.Sayer{Say: func(e sim.Event) string {
 		return "A retry would empty the bucket: request " + strconv.Itoa(e.N) + " gives up instead" + state + "."
 	}
 	return "Request " + strconv.Itoa(e.N) + " calls and fails" + state + "."
-}}
+}

@@ -53,16 +53,16 @@ func Run(p Params) (Result, error) {
 	for i := 1; i <= p.Calls; i++ {
 		s.RunUntil(time.Duration(i) * Tick)
 		lane := "call-" + strconv.Itoa(i)
-		s.Record(sim.Event{Kind: Call, Lane: lane, To: "db", Ref: "ord_1", N: i, OK: p.CAS, Say: sayer})
+		s.Record(sim.Event{Kind: Call, Lane: lane, To: "db", Ref: "ord_1", N: i, OK: p.CAS})
 		if p.CAS && version != Read {
 			res.Updated = append(res.Updated, 0)
-			s.Record(sim.Event{Kind: Unchanged, Lane: "db", To: lane, Ref: "ord_1", N: i, M: version, Say: sayer})
+			s.Record(sim.Event{Kind: Unchanged, Lane: "db", To: lane, Ref: "ord_1", N: i, M: version})
 			continue
 		}
 		version++
 		res.Shipments++
 		res.Updated = append(res.Updated, 1)
-		s.Record(sim.Event{Kind: Ship, Lane: "db", To: lane, Ref: "ord_1", N: i, M: version, Say: sayer})
+		s.Record(sim.Event{Kind: Ship, Lane: "db", To: lane, Ref: "ord_1", N: i, M: version})
 	}
 	res.Version = version
 	res.Trace = s.Trace
@@ -73,17 +73,29 @@ func Run(p Params) (Result, error) {
 const (
 	// Call is ship(order, version 7) running its UPDATE; OK: with the
 	// version in its WHERE clause.
-	Call sim.Kind = "call"
+	Call sim.Kind = firstKind + iota
 	// Unchanged is an UPDATE that changed no row: M the version the order
 	// is at.
-	Unchanged sim.Kind = "unchanged"
+	Unchanged
 	// Ship is an UPDATE that changed the row, and the order ships: M the
 	// version it bumped the order to.
-	Ship sim.Kind = "ship"
+	Ship
 )
 
-// sayer writes an event's sentence from its fields, when it is shown.
-var sayer = &sim.Sayer{Say: func(e sim.Event) string {
+// firstKind is the model's first Kind: sim.Declare refuses a number
+// another model took.
+const firstKind sim.Kind = 3 * sim.KindsPer
+
+var events = sim.Family{First: firstKind, Names: []string{
+	Call - firstKind:      "call",
+	Unchanged - firstKind: "unchanged",
+	Ship - firstKind:      "ship",
+}}
+
+// The kinds' sentences are written from the fields, when shown (say).
+func init() { sim.Declare(&events, say) }
+
+func say(e sim.Event) string {
 	read := strconv.Itoa(Read)
 	switch e.Kind {
 	case Call:
@@ -96,8 +108,8 @@ var sayer = &sim.Sayer{Say: func(e sim.Event) string {
 	case Ship:
 		return "1 row: version " + strconv.Itoa(e.M) + "; the order ships."
 	}
-	return string(e.Kind)
-}}
+	return e.Kind.String()
+}
 
 // Statement is the UPDATE each call runs, with the compare or without.
 func Statement(cas bool) string {

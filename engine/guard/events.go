@@ -12,28 +12,42 @@ const (
 	// Select is a SELECT of the key (Ref). OK: a row was found; then N is
 	// its saved status (0: claimed, no answer saved yet) and Detail its
 	// payment.
-	Select sim.Kind = "select"
+	Select sim.Kind = firstKind + iota
 	// Card is a hop at the card network before the charge: M the hop,
 	// Amount the amount.
-	Card sim.Kind = "card"
+	Card
 	// Charge is the card charged: Ref the payment, Amount the amount.
-	Charge sim.Kind = "charge"
+	Charge
 	// Insert is an INSERT that took a row. OK: the key itself was claimed
 	// (claim-before-work); else a payment row (Detail) was inserted.
-	Insert sim.Kind = "insert"
+	Insert
 	// Conflict is an INSERT the unique index refused; OK and Detail as for
 	// Insert.
-	Conflict sim.Kind = "conflict"
+	Conflict
 	// Update is the answer saved on the key's row: N the status, Ref the
 	// payment.
-	Update sim.Kind = "update"
+	Update
 	// Answered is the request's answer: N the status, Ref the payment, OK a
 	// replay, M the Retry-After in seconds.
-	Answered sim.Kind = "answer"
+	Answered
 )
 
-// sayer writes an event's sentence from its fields, when it is shown.
-var sayer = &sim.Sayer{Say: say}
+// firstKind is the model's first Kind: sim.Declare refuses a number
+// another model took.
+const firstKind sim.Kind = 4 * sim.KindsPer
+
+var events = sim.Family{First: firstKind, Names: []string{
+	Select - firstKind:   "select",
+	Card - firstKind:     "card",
+	Charge - firstKind:   "charge",
+	Insert - firstKind:   "insert",
+	Conflict - firstKind: "conflict",
+	Update - firstKind:   "update",
+	Answered - firstKind: "answer",
+}}
+
+// The kinds' sentences are written from the fields, when shown (say).
+func init() { sim.Declare(&events, say) }
 
 func say(e sim.Event) string {
 	switch e.Kind {
@@ -73,5 +87,5 @@ func say(e sim.Event) string {
 		}
 		return text + "."
 	}
-	return string(e.Kind)
+	return e.Kind.String()
 }

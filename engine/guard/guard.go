@@ -312,7 +312,7 @@ func (m *model) answer(h *handler, a Answer) {
 
 // record keeps e, at the current instant in h's lane.
 func (m *model) record(h *handler, e sim.Event) {
-	e.At, e.Lane, e.Say = m.s.Now(), h.lane, sayer
+	e.At, e.Lane = m.s.Now(), h.lane
 	m.s.Trace.Keep(e, sim.MaxEvents)
 }
 

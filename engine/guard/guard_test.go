@@ -57,7 +57,7 @@ func TestClaimBeforeWorkFollowUps(t *testing.T) {
 	if res.Other.Status != 422 || res.Other.Charged {
 		t.Fatalf("another amount answered %+v, want 422 without a charge", res.Other)
 	}
-	if n := res.Trace.Count("charge"); n != 1 {
+	if n := res.Trace.Count(Charge); n != 1 {
 		t.Fatalf("the card network charged %d times, want 1", n)
 	}
 }
@@ -66,11 +66,11 @@ func TestClaimBeforeWorkFollowUps(t *testing.T) {
 // by every request, and by every retry after them too.
 func TestConstraintAfterChargeChargesEveryRetry(t *testing.T) {
 	res := run(t, Params{N: 20, Strategy: ConstraintAfterCharge}, 1)
-	if res.Retry.Status != 409 || !res.Retry.Charged || !res.Other.Charged || res.Trace.Count("charge") != 22 {
-		t.Fatalf("retry %+v, other %+v, %d charges in the trace; want two more charges", res.Retry, res.Other, res.Trace.Count("charge"))
+	if res.Retry.Status != 409 || !res.Retry.Charged || !res.Other.Charged || res.Trace.Count(Charge) != 22 {
+		t.Fatalf("retry %+v, other %+v, %d charges in the trace; want two more charges", res.Retry, res.Other, res.Trace.Count(Charge))
 	}
-	if res.Trace.Count("conflict") != 19+2 {
-		t.Fatalf("%d unique violations, want 19 in the burst and 2 after", res.Trace.Count("conflict"))
+	if res.Trace.Count(Conflict) != 19+2 {
+		t.Fatalf("%d unique violations, want 19 in the burst and 2 after", res.Trace.Count(Conflict))
 	}
 }
 
@@ -123,7 +123,7 @@ func FuzzClaimBeforeWorkChargesOnce(f *testing.F) {
 			return
 		}
 		res := run(t, p, seed)
-		if res.Charges != 1 || res.Rows != 1 || res.Trace.Count("charge") != 1 {
+		if res.Charges != 1 || res.Rows != 1 || res.Trace.Count(Charge) != 1 {
 			t.Fatalf("seed %d n %d spread %d: %d charges, %d rows", seed, n, spread, res.Charges, res.Rows)
 		}
 		if res.Statuses[201] != 1+res.Replayed || res.Statuses[201]+res.Statuses[409] != n {

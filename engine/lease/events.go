@@ -10,51 +10,74 @@ import (
 // "server", "store" (the key store) and "card" (the processor), as To.
 const (
 	// Send is the client's request: N the send, 1 the first.
-	Send sim.Kind = "send"
+	Send sim.Kind = firstKind + iota
 	// Silence is the client giving up waiting for send N, when it
 	// retries.
-	Silence sim.Kind = "silence"
+	Silence
 	// Claim is the first claim of the key (Ref): N the lease's end, in
 	// seconds.
-	Claim sim.Kind = "claim"
+	Claim
 	// Takeover is a claim of a key whose lease lapsed: N the new lease's
 	// end, Detail the recovery point found, OK the work resumes from it
 	// (recovery points on).
-	Takeover sim.Kind = "takeover"
+	Takeover
 	// Payment is a payment row created, pending: Ref its id.
-	Payment sim.Kind = "payment"
+	Payment
 	// Checkpoint is a recovery point recorded on the key: Detail the point.
-	Checkpoint sim.Kind = "checkpoint"
+	Checkpoint
 	// Charge is the processor's charge: Ref its id, Detail the payment
 	// (the processor's key), Amount the cents; OK the processor knew the
 	// key and gave the same charge back.
-	Charge sim.Kind = "charge"
+	Charge
 	// Pause is the owner pausing before the charge: N the second it wakes.
-	Pause sim.Kind = "pause"
+	Pause
 	// Wake is the paused owner carrying on.
-	Wake sim.Kind = "wake"
+	Wake
 	// Fenced is the store refusing a write of an owner whose claim was
 	// taken over.
-	Fenced sim.Kind = "fenced"
+	Fenced
 	// Skip is a takeover passing over the charge its recovery point
 	// records: Ref the charge, Detail the payment.
-	Skip sim.Kind = "skip"
+	Skip
 	// Crashed is the server's process dying: Detail the Crash point.
-	Crashed sim.Kind = "crash"
+	Crashed
 	// Save is the answer saved on the key: N the status, Ref the charge.
-	Save sim.Kind = "save"
+	Save
 	// InFlight is the store finding the key claimed and its lease live: N
 	// the lease's end, in seconds, M the 409's Retry-After.
-	InFlight sim.Kind = "in-flight"
+	InFlight
 	// Found is the store finding the key done: N the saved status.
-	Found sim.Kind = "found"
+	Found
 	// Answer is the server's answer: N the status, Ref the charge a 201
 	// names, OK replayed, M a 409's Retry-After in seconds.
-	Answer sim.Kind = "answer"
+	Answer
 )
 
-// sayer writes an event's sentence from its fields, when it is shown.
-var sayer = &sim.Sayer{Say: say}
+// firstKind is the model's first Kind: sim.Declare refuses a number
+// another model took.
+const firstKind sim.Kind = 5 * sim.KindsPer
+
+var events = sim.Family{First: firstKind, Names: []string{
+	Send - firstKind:       "send",
+	Silence - firstKind:    "silence",
+	Claim - firstKind:      "claim",
+	Takeover - firstKind:   "takeover",
+	Payment - firstKind:    "payment",
+	Checkpoint - firstKind: "checkpoint",
+	Charge - firstKind:     "charge",
+	Pause - firstKind:      "pause",
+	Wake - firstKind:       "wake",
+	Fenced - firstKind:     "fenced",
+	Skip - firstKind:       "skip",
+	Crashed - firstKind:    "crash",
+	Save - firstKind:       "save",
+	InFlight - firstKind:   "in-flight",
+	Found - firstKind:      "found",
+	Answer - firstKind:     "answer",
+}}
+
+// The kinds' sentences are written from the fields, when shown (say).
+func init() { sim.Declare(&events, say) }
 
 func say(e sim.Event) string {
 	itoa := strconv.Itoa
@@ -120,5 +143,5 @@ func say(e sim.Event) string {
 		}
 		return itoa(e.N) + " Created, " + e.Ref + "."
 	}
-	return string(e.Kind)
+	return e.Kind.String()
 }

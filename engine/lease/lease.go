@@ -155,7 +155,7 @@ func (c *client) send(n int) {
 	s := c.sim
 	c.res.Sends++
 	c.waiting = n
-	s.Record(sim.Event{Kind: Send, Lane: "client", To: "server", Ref: Key, N: n, Say: sayer})
+	s.Record(sim.Event{Kind: Send, Lane: "client", To: "server", Ref: Key, N: n})
 	a, answered := c.srv.handle(n)
 	if !answered {
 		return // the client's timeout retries
@@ -167,7 +167,7 @@ func (c *client) send(n int) {
 		c.res.Retry = a.word()
 	}
 	s.Record(sim.Event{Kind: Answer, Lane: "server", To: "client", Ref: a.charge, N: a.status,
-		M: a.retryAfter, OK: a.replayed, Say: sayer})
+		M: a.retryAfter, OK: a.replayed})
 	if a.status == statusConflict {
 		s.After(time.Duration(a.retryAfter)*time.Second, func() { c.send(n + 1) })
 		return
@@ -183,7 +183,7 @@ func (c *client) timeout() {
 	if c.done || c.waiting != 1 {
 		return
 	}
-	c.sim.Record(sim.Event{Kind: Silence, Lane: "client", N: 1, Say: sayer})
+	c.sim.Record(sim.Event{Kind: Silence, Lane: "client", N: 1})
 	c.send(2)
 }
 
@@ -244,7 +244,7 @@ func (srv *server) handle(n int) (a answer, answered bool) {
 	case errors.Is(err, idem.ErrNotHeld):
 		// The paused owner woke to find its key taken over: the fence
 		// refuses its answer, and it stops.
-		srv.sim.Record(sim.Event{Kind: Fenced, Lane: "store", To: "server", Ref: Key, Say: sayer})
+		srv.sim.Record(sim.Event{Kind: Fenced, Lane: "store", To: "server", Ref: Key})
 		return answer{}, false
 	case err != nil:
 		// The model's store is in memory and its body valid: the protocol
@@ -254,16 +254,16 @@ func (srv *server) handle(n int) (a answer, answered bool) {
 	switch resp.Outcome {
 	case idem.InProgress:
 		srv.sim.Record(sim.Event{Kind: InFlight, Lane: "store", To: "server", Ref: Key,
-			N: srv.leaseEnd(), M: resp.RetryAfter, Say: sayer})
+			N: srv.leaseEnd(), M: resp.RetryAfter})
 		return answer{status: resp.Status, retryAfter: resp.RetryAfter}, true
 	case idem.Replayed:
-		srv.sim.Record(sim.Event{Kind: Found, Lane: "store", To: "server", Ref: Key, N: resp.Status, Say: sayer})
+		srv.sim.Record(sim.Event{Kind: Found, Lane: "store", To: "server", Ref: Key, N: resp.Status})
 		return answer{status: resp.Status, charge: chargeOf(resp.Body), replayed: true}, true
 	}
 	// Executed: the work ran and Do saved its answer.
-	srv.sim.Record(sim.Event{Kind: Save, Lane: "server", To: "store", Ref: chargeOf(resp.Body), N: resp.Status, Say: sayer})
+	srv.sim.Record(sim.Event{Kind: Save, Lane: "server", To: "store", Ref: chargeOf(resp.Body), N: resp.Status})
 	if n == 1 && srv.p.Crash == AfterSaving {
-		srv.sim.Record(sim.Event{Kind: Crashed, Lane: "server", Detail: string(AfterSaving), Say: sayer})
+		srv.sim.Record(sim.Event{Kind: Crashed, Lane: "server", Detail: string(AfterSaving)})
 		return answer{}, false
 	}
 	return answer{status: resp.Status, charge: chargeOf(resp.Body)}, true
@@ -289,19 +289,19 @@ func (srv *server) work(ctx context.Context, c *idem.Claim, n int) (int, []byte,
 		done = ledger.ParseProgress(c.RecoveryPoint())
 	}
 	if n == 1 {
-		s.Record(sim.Event{Kind: Claim, Lane: "server", To: "store", Ref: Key, N: srv.leaseEnd(), Say: sayer})
+		s.Record(sim.Event{Kind: Claim, Lane: "server", To: "store", Ref: Key, N: srv.leaseEnd()})
 	} else {
 		// A claim after the first is a takeover: Do runs the work again
 		// only for a lapsed lease (the key's TTL, a day, is far beyond
 		// any retry here).
 		s.Record(sim.Event{Kind: Takeover, Lane: "server", To: "store", Ref: Key, N: srv.leaseEnd(),
-			Detail: c.RecoveryPoint(), OK: srv.p.Recovery, Say: sayer})
+			Detail: c.RecoveryPoint(), OK: srv.p.Recovery})
 		srv.resumed = done.String()
 	}
 	if done.Payment == "" {
 		srv.payments++
 		done.Payment = "pay_" + strconv.Itoa(srv.payments)
-		s.Record(sim.Event{Kind: Payment, Lane: "server", Ref: done.Payment, Say: sayer})
+		s.Record(sim.Event{Kind: Payment, Lane: "server", Ref: done.Payment})
 		if err := srv.checkpoint(ctx, c, done); err != nil {
 			return 0, nil, err
 		}
@@ -311,9 +311,9 @@ func (srv *server) work(ctx context.Context, c *idem.Claim, n int) (int, []byte,
 			// The rest of the world goes on meanwhile: the client's
 			// retries run, and may take the key over.
 			wake := s.Now() + PauseLeases*srv.p.Lease
-			s.Record(sim.Event{Kind: Pause, Lane: "server", N: int(wake / time.Second), Say: sayer})
+			s.Record(sim.Event{Kind: Pause, Lane: "server", N: int(wake / time.Second)})
 			s.RunUntil(wake)
-			s.Record(sim.Event{Kind: Wake, Lane: "server", Say: sayer})
+			s.Record(sim.Event{Kind: Wake, Lane: "server"})
 		}
 		s.RunUntil(s.Now() + Call) // the processor's call
 		if n == 1 && srv.p.Crash == BeforeCharge {
@@ -327,7 +327,7 @@ func (srv *server) work(ctx context.Context, c *idem.Claim, n int) (int, []byte,
 			srv.die(AfterCharge)
 		}
 	} else {
-		s.Record(sim.Event{Kind: Skip, Lane: "server", Ref: done.Charge, Detail: done.Payment, Say: sayer})
+		s.Record(sim.Event{Kind: Skip, Lane: "server", Ref: done.Charge, Detail: done.Payment})
 	}
 	body := `{"id":"` + done.Payment + `","charge":"` + done.Charge + `","status":"succeeded"}`
 	return statusCreated, []byte(body), nil
@@ -340,13 +340,13 @@ func (srv *server) work(ctx context.Context, c *idem.Claim, n int) (int, []byte,
 // fence reaches it.
 func (srv *server) charge(pay string) string {
 	if id, ok := srv.byKey[pay]; ok {
-		srv.sim.Record(sim.Event{Kind: Charge, Lane: "server", To: "card", Ref: id, Detail: pay, Amount: Amount, OK: true, Say: sayer})
+		srv.sim.Record(sim.Event{Kind: Charge, Lane: "server", To: "card", Ref: id, Detail: pay, Amount: Amount, OK: true})
 		return id
 	}
 	id := "ch_" + strconv.Itoa(len(srv.charges)+1)
 	srv.charges = append(srv.charges, id)
 	srv.byKey[pay] = id
-	srv.sim.Record(sim.Event{Kind: Charge, Lane: "server", To: "card", Ref: id, Detail: pay, Amount: Amount, Say: sayer})
+	srv.sim.Record(sim.Event{Kind: Charge, Lane: "server", To: "card", Ref: id, Detail: pay, Amount: Amount})
 	return id
 }
 
@@ -360,13 +360,13 @@ func (srv *server) checkpoint(ctx context.Context, c *idem.Claim, done ledger.Pr
 	if err := c.Checkpoint(ctx, done.String()); err != nil {
 		return err
 	}
-	srv.sim.Record(sim.Event{Kind: Checkpoint, Lane: "server", To: "store", Ref: Key, Detail: done.String(), Say: sayer})
+	srv.sim.Record(sim.Event{Kind: Checkpoint, Lane: "server", To: "store", Ref: Key, Detail: done.String()})
 	return nil
 }
 
 // die records the crash and ends the process: see died.
 func (srv *server) die(at Crash) {
-	srv.sim.Record(sim.Event{Kind: Crashed, Lane: "server", Detail: string(at), Say: sayer})
+	srv.sim.Record(sim.Event{Kind: Crashed, Lane: "server", Detail: string(at)})
 	panic(died{})
 }
 

@@ -161,7 +161,7 @@ func TestSentences(t *testing.T) {
 	for _, c := range Crashes {
 		res, _ := Run(params(c, 30, true))
 		for i, e := range res.Trace {
-			if s := e.Sentence(); s == "" || s == string(e.Kind) {
+			if s := e.Sentence(); s == "" || s == e.Kind.String() {
 				t.Errorf("%s: event %d (%s) has no sentence", c, i, e.Kind)
 			}
 		}

@@ -73,14 +73,31 @@ type key struct {
 type sender struct {
 	id      int
 	name    string
-	send    func() // sends the next request: one closure for all of them
-	timeout func() // the timeout of the oldest send not timed out yet
-	fired   int    // timeouts fired: the sends they were for, since they fire in order
+	send    act // sends the next request
+	timeout act // the timeout of the oldest send not timed out yet
+	fired   int // timeouts fired: the sends they were for, since they fire in order
 	sends   int
 	waiting int  // the number of the send whose answer the sender waits for; 0 when not waiting
 	done    bool // got a 201 or a replay
 	gaveUp  bool
 	doneAt  time.Duration
+}
+
+// act is one of a sender's scheduled acts: its next send or, with
+// timeout, the end of a wait. The sender holds its two, so that
+// scheduling one allocates nothing.
+type act struct {
+	r       *run
+	sd      *sender
+	timeout bool
+}
+
+func (a *act) Handle() {
+	if a.timeout {
+		a.r.timeout(a.sd)
+		return
+	}
+	a.r.send(a.sd)
 }
 
 // Run plays the senders until no event is left. With the defaults: the
@@ -105,9 +122,8 @@ func Run(p Params) (Result, error) {
 	for i, name := range sim.Names("sender-", p.Dupes) {
 		sd := &r.senders[i]
 		*sd = sender{id: i + 1, name: name}
-		sd.send = func() { r.send(sd) }
-		sd.timeout = func() { r.timeout(sd) }
-		r.s.At(0, sd.send)
+		sd.send, sd.timeout = act{r: r, sd: sd}, act{r: r, sd: sd, timeout: true}
+		r.s.Schedule(0, &sd.send)
 	}
 	r.s.Run()
 
@@ -130,28 +146,55 @@ func Run(p Params) (Result, error) {
 // "processor". Ref is the send ("sender-2/3": sender 2's third send), a
 // charge ("ch_1") or empty; the fields each kind fills are listed with it.
 const (
-	EvSend        sim.Kind = "send"        // a sender sends: Lane the sender, N the send's number
-	EvTimeout     sim.Kind = "timeout"     // a sender stops waiting: N the timeout in seconds
-	EvGiveUp      sim.Kind = "give-up"     // a sender has used its attempts: N their number
-	EvGet         sim.Kind = "get"         // get-then-set's GET of the result: OK found
-	EvLock        sim.Kind = "lock"        // SET lock NX EX took the lock: N the TTL in seconds
-	EvLockHeld    sim.Kind = "lock-held"   // SET lock NX found it taken, then GET result: OK found
-	EvStoreDown   sim.Kind = "store-down"  // the store cannot be reached: Detail the server's choice (an OnDown)
-	EvWork        sim.Kind = "work"        // the server starts the charge for the sender To names
-	EvCharge      sim.Kind = "charge"      // the processor records a charge: Ref its id
-	EvCrash       sim.Kind = "crash"       // the server crashes at the end of the work: OK after the charge
-	EvSave        sim.Kind = "save"        // SET result EX: Ref the charge, N the TTL in seconds
-	EvUnsaved     sim.Kind = "unsaved"     // the store is still down at the end of the work: the result is not saved
-	EvCreated     sim.Kind = "created"     // 201 to the sender To names
-	EvReplay      sim.Kind = "replay"      // the saved 201, replayed to To
-	EvConflict    sim.Kind = "conflict"    // 409 to To
-	EvUnavailable sim.Kind = "unavailable" // 503 to To
-	EvLost        sim.Kind = "lost"        // an answer for To after it stopped waiting: N the status
-	EvEvict       sim.Kind = "evict"       // the store evicts every key: N the keys alive then
+	EvSend        sim.Kind = firstKind + iota // a sender sends: Lane the sender, N the send's number
+	EvTimeout                                 // a sender stops waiting: N the timeout in seconds
+	EvGiveUp                                  // a sender has used its attempts: N their number
+	EvGet                                     // get-then-set's GET of the result: OK found
+	EvLock                                    // SET lock NX EX took the lock: N the TTL in seconds
+	EvLockHeld                                // SET lock NX found it taken, then GET result: OK found
+	EvStoreDown                               // the store cannot be reached: Detail the server's choice (an OnDown)
+	EvWork                                    // the server starts the charge for the sender To names
+	EvCharge                                  // the processor records a charge: Ref its id
+	EvCrash                                   // the server crashes at the end of the work: OK after the charge
+	EvSave                                    // SET result EX: Ref the charge, N the TTL in seconds
+	EvUnsaved                                 // the store is still down at the end of the work: the result is not saved
+	EvCreated                                 // 201 to the sender To names
+	EvReplay                                  // the saved 201, replayed to To
+	EvConflict                                // 409 to To
+	EvUnavailable                             // 503 to To
+	EvLost                                    // an answer for To after it stopped waiting: N the status
+	EvEvict                                   // the store evicts every key: N the keys alive then
 )
 
-// sayer writes every kind's sentence from its fields, when it is shown.
-var sayer = &sim.Sayer{Say: func(e sim.Event) string {
+// firstKind is the model's first Kind: sim.Declare refuses a number
+// another model took.
+const firstKind sim.Kind = 6 * sim.KindsPer
+
+var events = sim.Family{First: firstKind, Names: []string{
+	EvSend - firstKind:        "send",
+	EvTimeout - firstKind:     "timeout",
+	EvGiveUp - firstKind:      "give-up",
+	EvGet - firstKind:         "get",
+	EvLock - firstKind:        "lock",
+	EvLockHeld - firstKind:    "lock-held",
+	EvStoreDown - firstKind:   "store-down",
+	EvWork - firstKind:        "work",
+	EvCharge - firstKind:      "charge",
+	EvCrash - firstKind:       "crash",
+	EvSave - firstKind:        "save",
+	EvUnsaved - firstKind:     "unsaved",
+	EvCreated - firstKind:     "created",
+	EvReplay - firstKind:      "replay",
+	EvConflict - firstKind:    "conflict",
+	EvUnavailable - firstKind: "unavailable",
+	EvLost - firstKind:        "lost",
+	EvEvict - firstKind:       "evict",
+}}
+
+// The kinds' sentences are written from the fields, when shown (say).
+func init() { sim.Declare(&events, say) }
+
+func say(e sim.Event) string {
 	found := func(ok bool) string {
 		if ok {
 			return "found."
@@ -205,13 +248,7 @@ var sayer = &sim.Sayer{Say: func(e sim.Event) string {
 	case EvEvict:
 		return "Memory pressure: the store evicts every key (" + strconv.Itoa(e.N) + " live)."
 	}
-	return string(e.Kind)
-}}
-
-// record adds e to the trace, its sentence to be written by sayer.
-func (r *run) record(e sim.Event) {
-	e.Say = sayer
-	r.s.Record(e)
+	return e.Kind.String()
 }
 
 // send makes sd's next request and has the server handle it at once.
@@ -221,10 +258,10 @@ func (r *run) send(sd *sender) {
 	n := sd.sends
 	sd.waiting = n
 	ref := r.sendRef(sd, n)
-	r.record(sim.Event{Kind: EvSend, Lane: sd.name, To: "server", N: n, Ref: ref})
+	r.s.Record(sim.Event{Kind: EvSend, Lane: sd.name, To: "server", N: n, Ref: ref})
 	// The timeout is scheduled before the server's answer: an answer due
 	// at the very instant the sender stops waiting comes too late.
-	r.s.At(r.s.Now()+r.p.Timeout, sd.timeout)
+	r.s.Schedule(r.s.Now()+r.p.Timeout, &sd.timeout)
 	r.handle(sd, n, ref)
 }
 
@@ -240,7 +277,7 @@ func (r *run) timeout(sd *sender) {
 	}
 	sd.waiting = 0
 	r.res.Timeouts++
-	r.record(sim.Event{Kind: EvTimeout, Lane: sd.name, N: wholeSeconds(r.p.Timeout), Ref: r.sendRef(sd, n)})
+	r.s.Record(sim.Event{Kind: EvTimeout, Lane: sd.name, N: wholeSeconds(r.p.Timeout), Ref: r.sendRef(sd, n)})
 	r.next(sd, r.s.Now())
 }
 
@@ -251,10 +288,10 @@ func (r *run) sendRef(sd *sender, n int) string { return r.names.Number(n, sd.na
 func (r *run) next(sd *sender, at time.Duration) {
 	if sd.sends >= r.p.Attempts {
 		sd.gaveUp = true
-		r.record(sim.Event{Kind: EvGiveUp, Lane: sd.name, N: r.p.Attempts, Ref: sd.name})
+		r.s.Record(sim.Event{Kind: EvGiveUp, Lane: sd.name, N: r.p.Attempts, Ref: sd.name})
 		return
 	}
-	r.s.At(at+r.p.Retry, sd.send)
+	r.s.Schedule(at+r.p.Retry, &sd.send)
 }
 
 // answerKind is the event of an answer a sender receives.
@@ -274,11 +311,11 @@ func answerKind(status int) sim.Kind {
 // waiting for it.
 func (r *run) answer(sd *sender, n, status int, ref string) {
 	if sd.waiting != n {
-		r.record(sim.Event{Kind: EvLost, Lane: "server", To: sd.name, N: statusCode(status), Ref: ref})
+		r.s.Record(sim.Event{Kind: EvLost, Lane: "server", To: sd.name, N: statusCode(status), Ref: ref})
 		return
 	}
 	sd.waiting = 0
-	r.record(sim.Event{Kind: answerKind(status), Lane: "server", To: sd.name, N: statusCode(status), Ref: ref})
+	r.s.Record(sim.Event{Kind: answerKind(status), Lane: "server", To: sd.name, N: statusCode(status), Ref: ref})
 	switch status {
 	case answerCreated, answerReplay:
 		sd.done, sd.doneAt = true, r.s.Now()
@@ -301,7 +338,7 @@ func (r *run) handle(sd *sender, n int, ref string) {
 		return
 	}
 	if r.down() {
-		r.record(sim.Event{Kind: EvStoreDown, Lane: "server", To: "store", Detail: string(r.p.OnDown), Ref: ref})
+		r.s.Record(sim.Event{Kind: EvStoreDown, Lane: "server", To: "store", Detail: string(r.p.OnDown), Ref: ref})
 		if r.p.OnDown == FailClosed {
 			r.answer(sd, n, answerUnavailable, ref)
 			return
@@ -312,7 +349,7 @@ func (r *run) handle(sd *sender, n int, ref string) {
 	found := r.exists(resultKey)
 	switch r.p.Guard {
 	case GetThenSet:
-		r.record(sim.Event{Kind: EvGet, Lane: "server", To: "store", OK: found, Ref: ref})
+		r.s.Record(sim.Event{Kind: EvGet, Lane: "server", To: "store", OK: found, Ref: ref})
 		if found {
 			r.answer(sd, n, answerReplay, ref)
 			return
@@ -321,11 +358,11 @@ func (r *run) handle(sd *sender, n int, ref string) {
 	case SetNX:
 		if !r.exists(lockKey) {
 			r.keys[lockKey] = key{set: true, expiry: r.s.Now() + r.p.LockTTL}
-			r.record(sim.Event{Kind: EvLock, Lane: "server", To: "store", N: wholeSeconds(r.p.LockTTL), Ref: ref})
+			r.s.Record(sim.Event{Kind: EvLock, Lane: "server", To: "store", N: wholeSeconds(r.p.LockTTL), Ref: ref})
 			r.work(sd, n, ref, true)
 			return
 		}
-		r.record(sim.Event{Kind: EvLockHeld, Lane: "server", To: "store", OK: found, Ref: ref})
+		r.s.Record(sim.Event{Kind: EvLockHeld, Lane: "server", To: "store", OK: found, Ref: ref})
 		if found {
 			r.answer(sd, n, answerReplay, ref)
 			return
@@ -341,26 +378,26 @@ func (r *run) handle(sd *sender, n int, ref string) {
 func (r *run) work(sd *sender, n int, ref string, save bool) {
 	crash := r.p.Crash != NoCrash && !r.crashed
 	r.crashed = r.crashed || crash
-	r.record(sim.Event{Kind: EvWork, Lane: "server", To: sd.name, Ref: ref})
+	r.s.Record(sim.Event{Kind: EvWork, Lane: "server", To: sd.name, Ref: ref})
 	r.s.At(r.s.Now()+r.p.Work, func() {
 		if crash && r.p.Crash == BeforeCharge {
-			r.record(sim.Event{Kind: EvCrash, Lane: "server", Ref: ref})
+			r.s.Record(sim.Event{Kind: EvCrash, Lane: "server", Ref: ref})
 			return
 		}
 		r.charge++
 		r.res.Charges++
 		ch := r.names.Number(r.charge, "ch_")
-		r.record(sim.Event{Kind: EvCharge, Lane: "processor", N: r.charge, Ref: ch})
+		r.s.Record(sim.Event{Kind: EvCharge, Lane: "processor", N: r.charge, Ref: ch})
 		if crash {
-			r.record(sim.Event{Kind: EvCrash, Lane: "server", OK: true, Ref: ref})
+			r.s.Record(sim.Event{Kind: EvCrash, Lane: "server", OK: true, Ref: ref})
 			return
 		}
 		if save {
 			if r.down() {
-				r.record(sim.Event{Kind: EvUnsaved, Lane: "server", To: "store", Ref: ref})
+				r.s.Record(sim.Event{Kind: EvUnsaved, Lane: "server", To: "store", Ref: ref})
 			} else {
 				r.keys[resultKey] = key{set: true, expiry: r.s.Now() + r.p.ResultTTL}
-				r.record(sim.Event{Kind: EvSave, Lane: "server", To: "store", N: wholeSeconds(r.p.ResultTTL), Ref: ch})
+				r.s.Record(sim.Event{Kind: EvSave, Lane: "server", To: "store", N: wholeSeconds(r.p.ResultTTL), Ref: ch})
 			}
 		}
 		r.answer(sd, n, answerCreated, ref)
@@ -385,7 +422,7 @@ func (r *run) evict() {
 		}
 	}
 	r.keys = [storeKeys]key{}
-	r.record(sim.Event{Kind: EvEvict, Lane: "store", N: n})
+	r.s.Record(sim.Event{Kind: EvEvict, Lane: "store", N: n})
 }
 
 func statusCode(status int) int {

@@ -45,8 +45,8 @@ func TestFigures(t *testing.T) {
 		}
 		// The trace tells the same story as the summary.
 		tr := res.Trace
-		if tr.Count("charge") != s.Charges || tr.Count("send") != s.Sends || tr.Count("conflict") != s.Conflicts ||
-			tr.Count("replay") != s.Replays || tr.Count("unavailable") != s.Unavailable || tr.Count("timeout") != s.Timeouts {
+		if tr.Count(EvCharge) != s.Charges || tr.Count(EvSend) != s.Sends || tr.Count(EvConflict) != s.Conflicts ||
+			tr.Count(EvReplay) != s.Replays || tr.Count(EvUnavailable) != s.Unavailable || tr.Count(EvTimeout) != s.Timeouts {
 			t.Errorf("%s: the trace disagrees with %s", c.name, summary(s))
 		}
 	}
@@ -59,14 +59,14 @@ func TestWorkLongerThanTheLock(t *testing.T) {
 	p := Defaults()
 	p.Work = 400 * time.Second
 	res, _ := Run(p)
-	if res.Timeouts != 2 || res.Trace.Count("lost") != 2 || res.Trace.Count("lock") != 2 {
-		t.Errorf("%d timeouts, %d answers lost, %d locks taken; want 2, 2, 2", res.Timeouts, res.Trace.Count("lost"), res.Trace.Count("lock"))
+	if res.Timeouts != 2 || res.Trace.Count(EvLost) != 2 || res.Trace.Count(EvLock) != 2 {
+		t.Errorf("%d timeouts, %d answers lost, %d locks taken; want 2, 2, 2", res.Timeouts, res.Trace.Count(EvLost), res.Trace.Count(EvLock))
 	}
 	// The second lock is taken at t = 300, the instant the first expires:
 	// a key set with EX 300 at t = 0 exists for t < 300.
 	var locks []time.Duration
 	for _, e := range res.Trace {
-		if e.Kind == "lock" {
+		if e.Kind == EvLock {
 			locks = append(locks, e.At)
 		}
 	}
@@ -81,7 +81,7 @@ func TestGivingUp(t *testing.T) {
 	p := Defaults()
 	p.Attempts = 1
 	res, _ := Run(p)
-	if res.GaveUp != 1 || res.DoneAt != nil || res.Charges != 1 || res.Trace.Count("give-up") != 1 {
+	if res.GaveUp != 1 || res.DoneAt != nil || res.Charges != 1 || res.Trace.Count(EvGiveUp) != 1 {
 		t.Errorf("%s; want 1 gave up, done_at_s null, 1 charge", summary(res.Summary))
 	}
 	b, _ := json.Marshal(res.Summary)
@@ -98,8 +98,8 @@ func TestAnswerAtTheTimeoutIsLost(t *testing.T) {
 	p.Dupes = 1
 	p.Work = p.Timeout
 	res, _ := Run(p)
-	if res.Timeouts != 1 || res.Trace.Count("lost") != 1 || res.Replays != 1 || *res.DoneAt != 70 {
-		t.Errorf("%s, %d lost; want 1 timeout, 1 lost answer, then a replay at 70 s", summary(res.Summary), res.Trace.Count("lost"))
+	if res.Timeouts != 1 || res.Trace.Count(EvLost) != 1 || res.Replays != 1 || *res.DoneAt != 70 {
+		t.Errorf("%s, %d lost; want 1 timeout, 1 lost answer, then a replay at 70 s", summary(res.Summary), res.Trace.Count(EvLost))
 	}
 }
 
@@ -173,7 +173,7 @@ func TestEverySentenceIsWritten(t *testing.T) {
 		set(&p)
 		res, _ := Run(p)
 		for _, e := range res.Trace {
-			if s := e.Sentence(); s == string(e.Kind) || s == "" {
+			if s := e.Sentence(); s == e.Kind.String() || s == "" {
 				t.Errorf("%s at %v: no sentence (%q)", e.Kind, e.At, s)
 			}
 		}

@@ -34,9 +34,6 @@ func TestSentences(t *testing.T) {
 		}
 		var got []string
 		for _, e := range res.Trace {
-			if e.Text != "" || e.Say == nil {
-				t.Errorf("%s: %s is not written when shown: fixed text %q, sayer %v", c.name, e.Kind, e.Text, e.Say != nil)
-			}
 			got = append(got, e.Sentence())
 		}
 		if len(got) != len(c.want) {

@@ -81,15 +81,15 @@ func Run(p Params) (Result, error) {
 		if e.At > newest.At {
 			newest = e
 		}
-		s.Record(sim.Event{Kind: Deliver, Lane: "consumer", Ref: e.ID, Detail: e.Plan, N: seconds(e.At), Say: sayer})
+		s.Record(sim.Event{Kind: Deliver, Lane: "consumer", Ref: e.ID, Detail: e.Plan, N: seconds(e.At)})
 		if by := c.take(e, res.Applied); by != "" {
 			res.Skipped++
-			s.Record(sim.Event{Kind: Skip, Lane: "consumer", Ref: e.ID, Detail: string(by), N: seconds(e.At), M: seconds(c.mark), Say: sayer})
+			s.Record(sim.Event{Kind: Skip, Lane: "consumer", Ref: e.ID, Detail: string(by), N: seconds(e.At), M: seconds(c.mark)})
 			continue
 		}
 		res.Plan = c.plan
 		res.Applied = append(res.Applied, e.ID)
-		s.Record(sim.Event{Kind: Apply, Lane: "consumer", Ref: e.ID, Detail: e.Plan, Say: sayer})
+		s.Record(sim.Event{Kind: Apply, Lane: "consumer", Ref: e.ID, Detail: e.Plan})
 	}
 	res.Correct = res.Plan == newest.Plan
 	res.Trace = s.Trace
@@ -132,13 +132,25 @@ func byID(id string) Event {
 
 // Kinds of the trace's events, lane "consumer"; Ref is the event id.
 const (
-	Deliver sim.Kind = "deliver" // an event arrives: Detail its plan, N its time at the sender in seconds
-	Apply   sim.Kind = "apply"   // the consumer applied it: Detail its plan
-	Skip    sim.Kind = "skip"    // the consumer skipped it: Detail the Strategy that did, N its time and M the watermark's, in seconds
+	Deliver sim.Kind = firstKind + iota // an event arrives: Detail its plan, N its time at the sender in seconds
+	Apply                               // the consumer applied it: Detail its plan
+	Skip                                // the consumer skipped it: Detail the Strategy that did, N its time and M the watermark's, in seconds
 )
 
-// sayer writes an event's sentence from its fields, when it is shown.
-var sayer = &sim.Sayer{Say: func(e sim.Event) string {
+// firstKind is the model's first Kind: sim.Declare refuses a number
+// another model took.
+const firstKind sim.Kind = 7 * sim.KindsPer
+
+var events = sim.Family{First: firstKind, Names: []string{
+	Deliver - firstKind: "deliver",
+	Apply - firstKind:   "apply",
+	Skip - firstKind:    "skip",
+}}
+
+// The kinds' sentences are written from the fields, when shown (say).
+func init() { sim.Declare(&events, say) }
+
+func say(e sim.Event) string {
 	switch e.Kind {
 	case Deliver:
 		return e.Ref + " arrives: plan " + e.Detail + ", t = " + strconv.Itoa(e.N) + "."
@@ -150,5 +162,5 @@ var sayer = &sim.Sayer{Say: func(e sim.Event) string {
 		}
 		return e.Ref + " was applied before: skip it."
 	}
-	return string(e.Kind)
-}}
+	return e.Kind.String()
+}

@@ -57,7 +57,6 @@ func Run(p Params) (Result, error) {
 	// record records the next event of the story, a Tick after the last.
 	record := func(e sim.Event) {
 		s.RunUntil(s.Now() + Tick)
-		e.Say = sayer
 		s.Record(e)
 	}
 	// The outbox's rows, one per order: ids[i] and sent[i]. The broker
@@ -117,17 +116,33 @@ func Run(p Params) (Result, error) {
 // Kinds of the trace's events; Ref is the order's event id (none for
 // Restart).
 const (
-	Commit  sim.Kind = "commit"  // an order and its event committed together: N the order's number
-	Publish sim.Kind = "publish" // the relay published the event
-	Mark    sim.Kind = "mark"    // the relay marked the event sent
-	Crash   sim.Kind = "crash"   // the relay crashed before marking the event
-	Restart sim.Kind = "restart" // the relay restarted
-	Email   sim.Kind = "email"   // the consumer sent an email: OK when its inbox recorded the id with it
-	Skip    sim.Kind = "skip"    // the inbox recognised the event and skipped it
+	Commit  sim.Kind = firstKind + iota // an order and its event committed together: N the order's number
+	Publish                             // the relay published the event
+	Mark                                // the relay marked the event sent
+	Crash                               // the relay crashed before marking the event
+	Restart                             // the relay restarted
+	Email                               // the consumer sent an email: OK when its inbox recorded the id with it
+	Skip                                // the inbox recognised the event and skipped it
 )
 
-// sayer writes an event's sentence from its fields, when it is shown.
-var sayer = &sim.Sayer{Say: func(e sim.Event) string {
+// firstKind is the model's first Kind: sim.Declare refuses a number
+// another model took.
+const firstKind sim.Kind = 8 * sim.KindsPer
+
+var events = sim.Family{First: firstKind, Names: []string{
+	Commit - firstKind:  "commit",
+	Publish - firstKind: "publish",
+	Mark - firstKind:    "mark",
+	Crash - firstKind:   "crash",
+	Restart - firstKind: "restart",
+	Email - firstKind:   "email",
+	Skip - firstKind:    "skip",
+}}
+
+// The kinds' sentences are written from the fields, when shown (say).
+func init() { sim.Declare(&events, say) }
+
+func say(e sim.Event) string {
 	switch e.Kind {
 	case Commit:
 		return "BEGIN; INSERT order ord_" + strconv.Itoa(e.N) + "; INSERT outbox " + e.Ref + "; COMMIT: both or neither."
@@ -147,5 +162,5 @@ var sayer = &sim.Sayer{Say: func(e sim.Event) string {
 		}
 		return "Send the email for " + e.Ref + "."
 	}
-	return string(e.Kind)
-}}
+	return e.Kind.String()
+}

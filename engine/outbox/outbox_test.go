@@ -37,7 +37,7 @@ func TestOnlyTheUnmarkedEventRepeats(t *testing.T) {
 	}
 	var kinds []string
 	for _, e := range res.Trace {
-		kinds = append(kinds, string(e.Kind))
+		kinds = append(kinds, e.Kind.String())
 	}
 	if i := slices.Index(kinds, "crash"); i < 0 || kinds[i-1] != "publish" || kinds[i+1] != "restart" {
 		t.Fatalf("trace kinds %v: want publish, crash, restart", kinds)

@@ -2,7 +2,6 @@ package param
 
 import (
 	"math"
-	"slices"
 	"strconv"
 )
 
@@ -57,14 +56,16 @@ func (s Schema) CheckFields(raw func() map[string]string, fields ...Field) error
 	if len(fields) != len(s) {
 		panic("param: " + strconv.Itoa(len(fields)) + " fields for a schema of " + strconv.Itoa(len(s)))
 	}
-	for i, p := range s {
-		if !p.holds(fields[i]) {
+	// By index: a Param is some 250 bytes, too many to copy just to read
+	// its bounds.
+	for i := range s {
+		if !s[i].holds(&fields[i]) {
 			return s.Check(raw())
 		}
 	}
-	for i, p := range s {
-		for _, r := range p.Rules {
-			j := slices.IndexFunc(s, func(q Param) bool { return q.Name == r.Other })
+	for i := range s {
+		for _, r := range s[i].Rules {
+			j := s.index(r.Other)
 			if j < 0 || fields[i].kind != numField || fields[j].kind != numField {
 				// A rule on a parameter at its default, or a schema
 				// without the other: Check knows the default and panics.
@@ -80,7 +81,7 @@ func (s Schema) CheckFields(raw func() map[string]string, fields ...Field) error
 
 // holds reports whether f is within p's own bounds, as Parse of its text
 // would.
-func (p Param) holds(f Field) bool {
+func (p *Param) holds(f *Field) bool {
 	if f.kind == atDefault {
 		return true
 	}
@@ -107,6 +108,16 @@ func (p Param) holds(f Field) bool {
 		}
 	}
 	return true
+}
+
+// index is the index of the parameter named name, -1 if there is none.
+func (s Schema) index(name string) int {
+	for i := range s {
+		if s[i].Name == name {
+			return i
+		}
+	}
+	return -1
 }
 
 // field is the kind of Field that a parameter of kind k takes.

@@ -30,24 +30,8 @@ func TestSentences(t *testing.T) {
 		{sim.Event{Kind: EvResponse, N: 201, Ref: "ch_1", OK: true}, "201 Created ch_1 (Idempotent-Replayed: true)"},
 		{sim.Event{Kind: EvResponse, N: 422}, "422 Unprocessable Content"},
 	} {
-		c.e.Say = sayer
 		if got := c.e.Sentence(); got != c.want {
 			t.Errorf("%s %+v says %q, want %q", c.e.Kind, c.e, got, c.want)
-		}
-	}
-}
-
-// A run formats no sentence: every event's sentence waits for the view.
-func TestRunFormatsNoSentence(t *testing.T) {
-	p := Defaults()
-	p.Keys, p.Faults = KeysPerIntent, []Fault{LoseResponse, LoseRequest}
-	res, err := Run(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range res.Trace {
-		if e.Text != "" || e.Say == nil {
-			t.Errorf("%s: fixed text %q", e.Kind, e.Text)
 		}
 	}
 }

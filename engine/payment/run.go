@@ -48,28 +48,32 @@ func Run(p Params) (Result, error) {
 	if err := p.Validate(); err != nil {
 		return Result{Params: p}, err
 	}
-	s := sim.New(0) // no randomness in this model
+	// The client, its simulation, its server and its attempts' flights
+	// are allocated together, once.
+	c := &client{p: p, res: Result{Params: p}, flights: make([]flight, p.Attempts),
+		body: []byte(`{"amount":` + strconv.FormatInt(p.Amount, 10) + `,"currency":"usd"}`)}
 	// Room for the most events the attempts make (the attempt, a loss or
 	// the server's two, the answer's fate and the timeout) and the give-up,
 	// so the trace is allocated once rather than copied as it grows.
 	// The queue holds at most an attempt's timeout and its message in
-	// flight.
-	s.Reserve(5*p.Attempts+1, 2)
-	c := &client{p: p, s: s, srv: NewServer(s), res: Result{Params: p},
-		body: []byte(`{"amount":` + strconv.FormatInt(p.Amount, 10) + `,"currency":"usd"}`)}
+	// flight. Each attempt reaches the server once at most, so charges
+	// at most once.
+	c.s.Reserve(5*p.Attempts+1, 2)
+	c.srv = Server{sim: &c.s, ledger: make([]Charge, 0, p.Attempts)}
 	c.attempt(1)
-	s.Run()
-	c.res.Charges = c.srv.Charges()
-	c.res.Trace = s.Trace
+	c.s.Run()
+	c.res.Charges = c.srv.ledger // the run's own server: no copy needed
+	c.res.Trace = c.s.Trace
 	return c.res, nil
 }
 
 type client struct {
-	p    Params
-	s    *sim.Sim
-	srv  *Server
-	res  Result
-	body []byte
+	p       Params
+	s       sim.Sim // the zero Sim: no randomness in this model
+	srv     Server
+	flights []flight // attempt n's is flights[n-1]
+	res     Result
+	body    []byte
 }
 
 // key is the Idempotency-Key of attempt n.
@@ -95,12 +99,13 @@ func (c *client) fault(n int) Fault {
 // server's work, the answer's trip, and the client's timeout.
 func (c *client) attempt(n int) {
 	key := c.key(n)
-	c.s.Record(sim.Event{Kind: EvAttempt, Lane: "client", To: "server", N: n, Ref: key, Say: sayer})
+	c.s.Record(sim.Event{Kind: EvAttempt, Lane: "client", To: "server", N: n, Ref: key})
 	c.res.Attempts = n
-	f := &flight{c: c, n: n, req: Request{Account: Account, Key: key, Body: c.body, Attempt: n}, fault: c.fault(n)}
-	f.step, f.timeout = f.trip, f.wait
-	c.s.After(Latency, f.step)
-	c.s.After(Timeout, f.timeout)
+	f := &c.flights[n-1]
+	*f = flight{c: c, n: n, req: Request{Account: Account, Key: key, Body: c.body, Attempt: n}, fault: c.fault(n)}
+	f.timer.f = f
+	c.s.Schedule(c.s.Now()+Latency, f)
+	c.s.Schedule(c.s.Now()+Timeout, &f.timer)
 }
 
 // flight is one attempt under way: its request, then its answer, on the
@@ -113,27 +118,33 @@ type flight struct {
 	leg                 int // 0: the request travels; 1: the server works; 2: the answer travels
 	rep                 Reply
 	answered, abandoned bool
-	step, timeout       func() // trip and wait, made once for the flight
+	timer               timer // the client's wait for the flight
 }
 
-// trip is the end of the flight's current leg.
-func (f *flight) trip() {
+// timer is the client's wait for a flight, scheduled as a handler of
+// its own.
+type timer struct{ f *flight }
+
+func (t *timer) Handle() { t.f.wait() }
+
+// Handle is the end of the flight's current leg.
+func (f *flight) Handle() {
 	c := f.c
 	switch f.leg {
 	case 0:
 		if f.fault == LoseRequest {
-			c.s.Record(sim.Event{Kind: EvRequestLost, Lane: "network", Say: sayer})
+			c.s.Record(sim.Event{Kind: EvRequestLost, Lane: "network"})
 			return
 		}
 		f.leg = 1
-		c.s.After(Work, f.step)
+		c.s.Schedule(c.s.Now()+Work, f)
 	case 1:
 		f.rep = c.srv.Pay(f.req)
 		f.leg = 2
-		c.s.After(Latency, f.step)
+		c.s.Schedule(c.s.Now()+Latency, f)
 	case 2:
 		if f.fault == LoseResponse {
-			c.s.Record(sim.Event{Kind: EvResponseLost, Lane: "network", OK: f.rep.ChargeID != "", Say: sayer})
+			c.s.Record(sim.Event{Kind: EvResponseLost, Lane: "network", OK: f.rep.ChargeID != ""})
 			return
 		}
 		if f.abandoned {
@@ -151,12 +162,12 @@ func (f *flight) wait() {
 		return
 	}
 	f.abandoned = true
-	c.s.Record(sim.Event{Kind: EvTimeout, Lane: "client", Say: sayer})
+	c.s.Record(sim.Event{Kind: EvTimeout, Lane: "client"})
 	if f.n < c.p.Attempts {
 		c.attempt(f.n + 1) // at once
 		return
 	}
-	c.s.Record(sim.Event{Kind: EvGiveUp, Lane: "client", N: f.n, Say: sayer})
+	c.s.Record(sim.Event{Kind: EvGiveUp, Lane: "client", N: f.n})
 }
 
 // answer is the client reading the server's reply: a 201 is a receipt; any
@@ -166,6 +177,6 @@ func (c *client) answer(rep Reply) {
 	c.res.Replayed = rep.Replayed
 	if rep.Status == statusCreated && rep.ChargeID != "" {
 		c.res.Receipt = rep.ChargeID
-		c.s.Record(sim.Event{Kind: EvReceipt, Lane: "client", Ref: rep.ChargeID, Say: sayer})
+		c.s.Record(sim.Event{Kind: EvReceipt, Lane: "client", Ref: rep.ChargeID})
 	}
 }

@@ -109,7 +109,7 @@ func (srv *Server) Pay(r Request) Reply {
 	default:
 		rep.ChargeID = chargeID(rep.Body)
 	}
-	srv.sim.Record(sim.Event{Kind: EvResponse, Lane: "server", To: "client", N: rep.Status, Ref: rep.ChargeID, OK: rep.Replayed, Say: sayer})
+	srv.sim.Record(sim.Event{Kind: EvResponse, Lane: "server", To: "client", N: rep.Status, Ref: rep.ChargeID, OK: rep.Replayed})
 	return rep
 }
 
@@ -120,11 +120,11 @@ func (srv *Server) recordOutcome(r Request, resp idem.Response) (replayed string
 	switch resp.Outcome {
 	case idem.Replayed:
 		replayed = chargeID(resp.Body)
-		srv.sim.Record(sim.Event{Kind: EvReplay, Lane: "server", Ref: replayed, Detail: r.Key, Say: sayer})
+		srv.sim.Record(sim.Event{Kind: EvReplay, Lane: "server", Ref: replayed, Detail: r.Key})
 	case idem.Mismatch:
-		srv.sim.Record(sim.Event{Kind: EvReject, Lane: "server", Ref: r.Key, N: statusMismatch, Say: sayer})
+		srv.sim.Record(sim.Event{Kind: EvReject, Lane: "server", Ref: r.Key, N: statusMismatch})
 	case idem.InProgress:
-		srv.sim.Record(sim.Event{Kind: EvReject, Lane: "server", Ref: r.Key, N: statusConflict, M: resp.RetryAfter, Say: sayer})
+		srv.sim.Record(sim.Event{Kind: EvReject, Lane: "server", Ref: r.Key, N: statusConflict, M: resp.RetryAfter})
 	}
 	return replayed
 }
@@ -144,7 +144,7 @@ func (srv *Server) charge(r Request) (int, []byte, error) {
 	id := "ch_" + strconv.Itoa(len(srv.ledger)+1)
 	srv.ledger = append(srv.ledger, Charge{ID: id, Amount: amount, Key: r.Key, Attempt: r.Attempt, At: srv.sim.Now()})
 	srv.made = id
-	srv.sim.Record(sim.Event{Kind: EvCharge, Lane: "server", Ref: id, Amount: amount, Say: sayer})
+	srv.sim.Record(sim.Event{Kind: EvCharge, Lane: "server", Ref: id, Amount: amount})
 	body := make([]byte, 0, len(`{"amount":,"id":"","status":"succeeded"}`)+20+len(id))
 	body = strconv.AppendInt(append(body, `{"amount":`...), amount, 10)
 	body = append(append(append(body, `,"id":"`...), id...), `","status":"succeeded"}`...)
@@ -160,12 +160,12 @@ func (srv *Server) refuse(r Request, err error) Reply {
 		srv.rejectBadRequest(err)
 		return Reply{Status: statusBadRequest, Body: errorBody(err.Error())}
 	}
-	srv.sim.Record(sim.Event{Kind: EvReject, Lane: "server", Ref: r.Key, N: statusInternal, Say: sayer})
+	srv.sim.Record(sim.Event{Kind: EvReject, Lane: "server", Ref: r.Key, N: statusInternal})
 	return Reply{Status: statusInternal, Body: errorBody(err.Error())}
 }
 
 func (srv *Server) rejectBadRequest(err error) {
-	srv.sim.Record(sim.Event{Kind: EvReject, Lane: "server", N: statusBadRequest, Detail: err.Error(), Say: sayer})
+	srv.sim.Record(sim.Event{Kind: EvReject, Lane: "server", N: statusBadRequest, Detail: err.Error()})
 }
 
 // statusLine is the status code and its reason phrase.

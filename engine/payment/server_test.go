@@ -34,7 +34,7 @@ func TestServerSameKeyReorderedBody(t *testing.T) {
 	if c := srv.Charges(); len(c) != 1 || c[0].Amount != 2500 {
 		t.Fatalf("ledger %+v, want one charge of 2500", c)
 	}
-	if s.Trace.Count("charge") != 1 || s.Trace.Count("replay") != 1 || s.Trace.Count("response") != 2 {
+	if s.Trace.Count(EvCharge) != 1 || s.Trace.Count(EvReplay) != 1 || s.Trace.Count(EvResponse) != 2 {
 		t.Fatalf("trace %+v", s.Trace)
 	}
 	if last := s.Trace[len(s.Trace)-1]; last.Sentence() != "201 Created ch_1 (Idempotent-Replayed: true)" || last.To != "client" {
@@ -60,9 +60,9 @@ func TestServerSameKeyOtherAmount(t *testing.T) {
 	var reject, response sim.Event
 	for _, e := range s.Trace {
 		switch e.Kind {
-		case "reject":
+		case EvReject:
 			reject = e
-		case "response":
+		case EvResponse:
 			response = e
 		}
 	}

@@ -101,7 +101,6 @@ func Run(p Params) (Result, error) {
 	// record records the next event of the story, a Tick after the last.
 	record := func(e sim.Event) {
 		s.RunUntil(s.Now() + Tick)
-		e.Say = sayer
 		s.Record(e)
 	}
 	// logged records an entry of the runner's durable log: the step (Ref)
@@ -206,20 +205,36 @@ func Run(p Params) (Result, error) {
 // Refuse) are in the service's lane, with Ref the call's key, OK whether
 // the call carried it and Detail Compensation for an undo.
 const (
-	Do     sim.Kind = "do"     // a service did a step
-	Undo   sim.Kind = "undo"   // a service undid a step
-	Replay sim.Kind = "replay" // a service answered a key it knew, doing nothing
-	Refuse sim.Kind = "refuse" // the failing step's service refused
-	Log    sim.Kind = "log"    // the durable log records a step's state: Ref the step, Detail the state
-	Crash  sim.Kind = "crash"  // the runner crashed: Ref the step whose result it did not log
-	Resume sim.Kind = "resume" // the runner resumed from its log: Ref the step it calls again
+	Do     sim.Kind = firstKind + iota // a service did a step
+	Undo                               // a service undid a step
+	Replay                             // a service answered a key it knew, doing nothing
+	Refuse                             // the failing step's service refused
+	Log                                // the durable log records a step's state: Ref the step, Detail the state
+	Crash                              // the runner crashed: Ref the step whose result it did not log
+	Resume                             // the runner resumed from its log: Ref the step it calls again
 )
 
 // Compensation is the Detail of a call that undoes its step.
 const Compensation = "undo"
 
-// sayer writes an event's sentence from its fields, when it is shown.
-var sayer = &sim.Sayer{Say: func(e sim.Event) string {
+// firstKind is the model's first Kind: sim.Declare refuses a number
+// another model took.
+const firstKind sim.Kind = 10 * sim.KindsPer
+
+var events = sim.Family{First: firstKind, Names: []string{
+	Do - firstKind:     "do",
+	Undo - firstKind:   "undo",
+	Replay - firstKind: "replay",
+	Refuse - firstKind: "refuse",
+	Log - firstKind:    "log",
+	Crash - firstKind:  "crash",
+	Resume - firstKind: "resume",
+}}
+
+// The kinds' sentences are written from the fields, when shown (say).
+func init() { sim.Declare(&events, say) }
+
+func say(e sim.Event) string {
 	switch e.Kind {
 	case Log:
 		return "Log: " + e.Ref + " " + e.Detail + "."
@@ -242,4 +257,4 @@ var sayer = &sim.Sayer{Say: func(e sim.Event) string {
 		return sent + ": refused."
 	}
 	return sent + ": done."
-}}
+}

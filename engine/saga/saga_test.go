@@ -26,8 +26,8 @@ func TestFigure(t *testing.T) {
 	// runs flight before charge.
 	var refs []string
 	for _, e := range res.Trace {
-		if e.Kind == "replay" || e.Kind == "undo" {
-			refs = append(refs, string(e.Kind)+" "+e.Ref)
+		if e.Kind == Replay || e.Kind == Undo {
+			refs = append(refs, e.Kind.String()+" "+e.Ref)
 		}
 	}
 	if want := "[replay saga:flight undo saga:flight:undo undo saga:charge:undo]"; sprint(refs) != want {

@@ -109,7 +109,7 @@ type job struct {
 // step records what the job does next, a Tick after the last step.
 func (j *job) step(kind sim.Kind, lane, to string) {
 	j.s.RunUntil(j.s.Now() + Tick)
-	j.s.Record(sim.Event{Kind: kind, Lane: lane, To: to, Ref: "job_1", N: j.n, M: j.res.Sent, Say: sayer})
+	j.s.Record(sim.Event{Kind: kind, Lane: lane, To: to, Ref: "job_1", N: j.n, M: j.res.Sent})
 }
 
 // crashes reports whether the first run crashes at at, and if so records
@@ -119,7 +119,7 @@ func (j *job) crashes(at Crash) bool {
 		return false
 	}
 	j.s.RunUntil(j.s.Now() + Tick)
-	j.s.Record(sim.Event{Kind: Crashed, Lane: "job", Ref: "job_1", N: j.n, M: j.res.Sent, Detail: string(at), Say: sayer})
+	j.s.Record(sim.Event{Kind: Crashed, Lane: "job", Ref: "job_1", N: j.n, M: j.res.Sent, Detail: string(at)})
 	j.s.RunUntil(j.s.Now() + Redelivery)
 	return true
 }
@@ -127,17 +127,33 @@ func (j *job) crashes(at Crash) bool {
 // Kinds of the trace's events. Ref is the job, N the run (1 first) and M
 // the messages sent so far.
 const (
-	Deliver sim.Kind = "deliver" // the queue delivers the job
-	Crashed sim.Kind = "crash"   // the job crashes: Detail the Crash point
-	Skip    sim.Kind = "skip"    // the marker says sent: the job skips
-	Check   sim.Kind = "check"   // the job checks the marker and finds none
-	Send    sim.Kind = "send"    // the provider sends the message
-	Mark    sim.Kind = "mark"    // the job writes the marker
-	Ack     sim.Kind = "ack"     // the job acknowledges the delivery
+	Deliver sim.Kind = firstKind + iota // the queue delivers the job
+	Crashed                             // the job crashes: Detail the Crash point
+	Skip                                // the marker says sent: the job skips
+	Check                               // the job checks the marker and finds none
+	Send                                // the provider sends the message
+	Mark                                // the job writes the marker
+	Ack                                 // the job acknowledges the delivery
 )
 
-// sayer writes an event's sentence from its fields, when it is shown.
-var sayer = &sim.Sayer{Say: func(e sim.Event) string {
+// firstKind is the model's first Kind: sim.Declare refuses a number
+// another model took.
+const firstKind sim.Kind = 11 * sim.KindsPer
+
+var events = sim.Family{First: firstKind, Names: []string{
+	Deliver - firstKind: "deliver",
+	Crashed - firstKind: "crash",
+	Skip - firstKind:    "skip",
+	Check - firstKind:   "check",
+	Send - firstKind:    "send",
+	Mark - firstKind:    "mark",
+	Ack - firstKind:     "ack",
+}}
+
+// The kinds' sentences are written from the fields, when shown (say).
+func init() { sim.Declare(&events, say) }
+
+func say(e sim.Event) string {
 	switch e.Kind {
 	case Deliver:
 		return "The queue delivers " + e.Ref + " (run " + strconv.Itoa(e.N) + ")."
@@ -157,5 +173,5 @@ var sayer = &sim.Sayer{Say: func(e sim.Event) string {
 	case Ack:
 		return "Acknowledge " + e.Ref + ": the queue forgets it."
 	}
-	return string(e.Kind)
-}}
+	return e.Kind.String()
+}

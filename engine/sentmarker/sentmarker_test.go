@@ -26,7 +26,7 @@ func TestFigures(t *testing.T) {
 		if res.Sent != c.sent || res.Runs != c.runs || res.Skipped != c.skipped {
 			t.Errorf("%+v: %+v; want %d sent in %d runs, %d skipped", c.p, res.Summary, c.sent, c.runs, c.skipped)
 		}
-		if res.Trace.Count("send") != res.Sent || res.Trace.Count("ack") != 1 {
+		if res.Trace.Count(Send) != res.Sent || res.Trace.Count(Ack) != 1 {
 			t.Errorf("%+v: trace disagrees with %+v", c.p, res.Summary)
 		}
 	}
@@ -37,10 +37,10 @@ func TestRedeliveryWaits(t *testing.T) {
 	res, _ := Run(Defaults())
 	var crash, again = -1, -1
 	for i, e := range res.Trace {
-		if e.Kind == "crash" {
+		if e.Kind == Crashed {
 			crash = i
 		}
-		if e.Kind == "deliver" && crash >= 0 {
+		if e.Kind == Deliver && crash >= 0 {
 			again = i
 			break
 		}

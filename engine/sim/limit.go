@@ -7,7 +7,19 @@ package sim
 const MaxEvents = 10000
 
 // Truncated is the Kind of the one event that ends a trace cut short by Keep.
-const Truncated Kind = "truncated"
+// It is sim's own family's; the kind 0, no kind, has no name.
+const Truncated Kind = 1
+
+var kinds = Family{First: 0, Names: []string{"", "truncated"}}
+
+func init() {
+	Declare(&kinds, func(e Event) string {
+		if e.Kind == Truncated {
+			return "The trace stops here; the summary counts every event."
+		}
+		return ""
+	})
+}
 
 // Keep appends e unless the trace already holds max events. The first event
 // refused is replaced by one event of kind Truncated at e's time, so a widget
@@ -20,7 +32,7 @@ func (t *Trace) Keep(e Event, max int) bool {
 		*t = append(*t, e)
 		return true
 	case n == max:
-		*t = append(*t, Event{At: e.At, Kind: Truncated, Text: "The trace stops here; the summary counts every event."})
+		*t = append(*t, Event{At: e.At, Kind: Truncated})
 	}
 	return false
 }

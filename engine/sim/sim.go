@@ -45,16 +45,31 @@ func (s *Sim) Now() time.Duration { return s.now }
 
 // At schedules fn at virtual time t. A time in the past runs at the current
 // time, after what is already due: the clock never goes backwards.
-func (s *Sim) At(t time.Duration, fn func()) {
+func (s *Sim) At(t time.Duration, fn func()) { s.Schedule(t, call(fn)) }
+
+// After schedules fn d after the current virtual time.
+func (s *Sim) After(d time.Duration, fn func()) { s.Schedule(s.now+d, call(fn)) }
+
+// A Handler is something scheduled to happen. A model that keeps a value
+// per thing that acts (a sender, a request in flight) can schedule a
+// pointer into it, which allocates nothing, where a closure over the
+// value is made on the heap each time.
+type Handler interface{ Handle() }
+
+// call is a func scheduled as a Handler. A func value is a pointer, so
+// it goes into the interface as it is, without an allocation.
+type call func()
+
+func (fn call) Handle() { fn() }
+
+// Schedule schedules h at virtual time t, as At does a func.
+func (s *Sim) Schedule(t time.Duration, h Handler) {
 	if t < s.now {
 		t = s.now
 	}
 	s.seq++
-	s.queue.push(item{at: t, seq: s.seq, fn: fn})
+	s.queue.push(item{at: t, seq: s.seq, h: h})
 }
-
-// After schedules fn d after the current virtual time.
-func (s *Sim) After(d time.Duration, fn func()) { s.At(s.now+d, fn) }
 
 // Pending is the number of scheduled events not yet run.
 func (s *Sim) Pending() int { return len(s.queue) }
@@ -67,7 +82,7 @@ func (s *Sim) Step() bool {
 	}
 	it := s.queue.pop()
 	s.now = it.at
-	it.fn()
+	it.h.Handle()
 	return true
 }
 
@@ -97,7 +112,7 @@ func (s *Sim) Record(e Event) {
 type item struct {
 	at  time.Duration
 	seq uint64
-	fn  func()
+	h   Handler
 }
 
 // queue is a binary min-heap of items by time, then by the order they
@@ -144,7 +159,7 @@ func (q *queue) pop() item {
 		i = j
 	}
 	it := h[n]
-	h[n] = item{} // drop the closure, for the garbage collector
+	h[n] = item{} // drop the handler, for the garbage collector
 	*q = h[:n]
 	return it
 }

@@ -50,9 +50,9 @@ func TestRunUntilLeavesLaterEventsQueued(t *testing.T) {
 
 func TestRecordStampsVirtualTime(t *testing.T) {
 	s := New(1)
-	s.At(1500*time.Millisecond, func() { s.Record(Event{Kind: "x"}) })
+	s.At(1500*time.Millisecond, func() { s.Record(Event{Kind: testX}) })
 	s.Run()
-	if len(s.Trace) != 1 || s.Trace[0].At != 1500*time.Millisecond || s.Trace.Count("x") != 1 {
+	if len(s.Trace) != 1 || s.Trace[0].At != 1500*time.Millisecond || s.Trace.Count(testX) != 1 {
 		t.Fatalf("trace = %+v", s.Trace)
 	}
 }
@@ -181,5 +181,87 @@ func TestArenaStringsStay(t *testing.T) {
 		if want := "sender-x/" + strconv.Itoa(i); s != want {
 			t.Fatalf("string %d is %q, want %q", i, s, want)
 		}
+	}
+}
+
+const (
+	testX Kind = 60*KindsPer + iota
+	testY
+	unsaid Kind = 61 * KindsPer
+)
+
+var (
+	testKinds   = Family{First: testX, Names: []string{testX - testX: "x", testY - testX: "y"}}
+	unsaidKinds = Family{First: unsaid, Names: []string{"unsaid"}}
+)
+
+func init() {
+	Declare(&testKinds, func(e Event) string { return e.Kind.String() + " " + strconv.Itoa(e.N) })
+	Declare(&unsaidKinds, nil)
+}
+
+// A kind is a small number with the name it was declared with, and its
+// family writes its events' sentences; a run's own Sayer comes first.
+func TestKindsNameAndSay(t *testing.T) {
+	if testX.String() != "x" || testY.String() != "y" || Truncated.String() != "truncated" || Kind(0).String() != "" {
+		t.Fatalf("kinds %d %q, %d %q, truncated %q, none %q", testX, testX, testY, testY, Truncated, Kind(0))
+	}
+	if got := (testY + 1).String(); got != "kind 3842" {
+		t.Errorf("an undeclared kind is %q", got)
+	}
+	if got := (Event{Kind: testY, N: 3}).Sentence(); got != "y 3" {
+		t.Errorf("y's sentence %q, want %q", got, "y 3")
+	}
+	if got := (Event{Kind: unsaid}).Sentence(); got != "" {
+		t.Errorf("a kind whose family says nothing: %q, want none", got)
+	}
+	run := &Sayer{Say: func(Event) string { return "the run's" }}
+	if got := (Event{Kind: testX, Say: run}).Sentence(); got != "the run's" {
+		t.Errorf("with a run's sayer: %q", got)
+	}
+	var tr Trace
+	tr.Keep(Event{Kind: testX}, 0)
+	if got := tr[0].Sentence(); got != "The trace stops here; the summary counts every event." {
+		t.Errorf("truncated says %q", got)
+	}
+}
+
+// A family that would take another's numbers, or more than KindsPer,
+// is refused at start-up.
+func TestDeclareRefusesOverlaps(t *testing.T) {
+	for _, f := range []*Family{
+		{First: testX, Names: []string{"again"}},
+		{First: testX + 1, Names: []string{"between"}},
+		{First: 62 * KindsPer, Names: make([]string, KindsPer+1)},
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("family at %d of %d kinds declared", f.First, len(f.Names))
+				}
+			}()
+			Declare(f, nil)
+		}()
+	}
+}
+
+type counter struct{ n int }
+
+func (c *counter) Handle() { c.n++ }
+
+// Scheduling a func made once, or a pointer to a Handler, allocates
+// nothing once the queue has room.
+func TestSchedulingAllocatesNothing(t *testing.T) {
+	s := New(1)
+	s.Reserve(0, 2)
+	var c counter
+	fn := func() { c.n++ }
+	allocs := testing.AllocsPerRun(100, func() {
+		s.After(time.Second, fn)
+		s.Schedule(s.Now(), &c)
+		s.Run()
+	})
+	if allocs != 0 || c.n != 202 {
+		t.Fatalf("%v allocations a run, %d handled; want 0 and 202", allocs, c.n)
 	}
 }

@@ -6,10 +6,67 @@ import (
 	"time"
 )
 
-// Kind names what happened, as a stable machine name: "attempt",
-// "charge", ... Each model declares its kinds as constants of this type,
-// and views switch on them.
-type Kind string
+// Kind names what happened: "attempt", "charge", ... Each model declares
+// its kinds as constants of this type in a Family of its own, and views
+// switch on them. A Kind is a small number, so that an event carries no
+// string for it; String gives its stable machine name.
+type Kind uint16
+
+// KindsPer is the most kinds a family has: a family's kinds are its First
+// plus 0, 1, ... len(Names)-1, and First is a multiple of KindsPer that no
+// other family uses.
+const KindsPer = 64
+
+// A Family is one model's kinds: their names, and the function that writes
+// their events' sentences from the fields, when shown. A model keeps it in
+// a package variable and declares it from an init function (Declare).
+type Family struct {
+	First Kind     // the first kind: a multiple of KindsPer of the model's own
+	Names []string // the kinds' names, by kind - First
+	say   func(Event) string
+}
+
+// families are the declared families, by First / KindsPer. Declare runs
+// from init functions, which Go runs one at a time before main; afterwards
+// they are only read.
+var families []*Family
+
+// Declare makes f's kinds known, their sentences written by say (nil: the
+// family writes none). It panics if f's First is not a multiple of
+// KindsPer, if f has more than KindsPer kinds or if another family has the
+// same First: a mistake in a declaration, which any test of a package that
+// links both finds at start-up.
+func Declare(f *Family, say func(Event) string) {
+	i := int(f.First / KindsPer)
+	if f.First%KindsPer != 0 || len(f.Names) > KindsPer {
+		panic("sim: family of " + strconv.Itoa(len(f.Names)) + " kinds at " + strconv.Itoa(int(f.First)) + ": First must be a multiple of KindsPer, and the kinds at most KindsPer")
+	}
+	for len(families) <= i {
+		families = append(families, nil)
+	}
+	if families[i] != nil {
+		panic("sim: two families of kinds at " + strconv.Itoa(int(f.First)) + ": " + families[i].Names[0] + " and " + f.Names[0])
+	}
+	f.say = say
+	families[i] = f
+}
+
+// family is k's family and k's index in it; nil if k was not declared.
+func (k Kind) family() (*Family, int) {
+	i, j := int(k/KindsPer), int(k%KindsPer)
+	if i >= len(families) || families[i] == nil || j >= len(families[i].Names) {
+		return nil, 0
+	}
+	return families[i], j
+}
+
+// String is the kind's machine name, as declared.
+func (k Kind) String() string {
+	if f, j := k.family(); f != nil {
+		return f.Names[j]
+	}
+	return "kind " + strconv.Itoa(int(k))
+}
 
 // Event is one thing a reader should see happen: a request sent, a packet
 // lost, a card charged. It is data: views draw events by Kind, Lane and the
@@ -17,7 +74,6 @@ type Kind string
 // from the fields only when it is shown (Sentence).
 type Event struct {
 	At   time.Duration // virtual time, set by Sim.Record
-	Kind Kind          // what happened
 	Lane string        // who it happened to: "client", "network", "server", "req-3", ...
 	To   string        // for a message, the lane it travels to; empty otherwise
 	Ref  string        // the identifier the event is about, if any: "ch_2", "k_1", "evt_2"
@@ -27,30 +83,34 @@ type Event struct {
 	N      int   // a number the event is about: an attempt, a request, a status code
 	M      int   // a second number: a retry's number, a hop
 	Amount int64 // an amount in the model's unit: cents, micro-tokens
-	OK     bool  // a yes or no the event reports: a row found, a key claimed
 	Detail string
 
-	// Text is a sentence fixed when the event was recorded; Say, when set,
-	// writes it from the fields instead, so a run that is not shown pays
-	// for no sentences.
-	Text string
-	Say  *Sayer
+	// Say, when set, writes the sentence instead of the kind's family: for
+	// a model whose sentences read figures the run keeps anyway, with a
+	// Sayer made per run (storm's ticks).
+	Say *Sayer
+
+	Kind Kind // what happened
+	OK   bool // a yes or no the event reports: a row found, a key claimed
 }
 
-// A Sayer writes an event's sentence from its fields. Models keep one per
-// family of kinds, in a package variable, and point their events at it
-// (a pointer keeps Event comparable); a model whose sentences read figures
-// the run keeps anyway makes one per run instead (storm's ticks).
+// A Sayer writes the sentences of one run's events from their fields and
+// the run's own figures (a pointer keeps Event comparable).
 type Sayer struct {
 	Say func(Event) string
 }
 
-// Sentence is the human sentence for e, ready to show.
+// Sentence is the human sentence for e, ready to show: from the run's
+// Sayer if the event has one, else from its kind's family; "" for a kind
+// whose family writes none.
 func (e Event) Sentence() string {
 	if e.Say != nil {
 		return e.Say.Say(e)
 	}
-	return e.Text
+	if f, _ := e.Kind.family(); f != nil && f.say != nil {
+		return f.say(e)
+	}
+	return ""
 }
 
 // Trace is the ordered list of events of one run.

@@ -107,6 +107,11 @@ func Run(p Params) (Result, error) {
 	head, queued := 0, 0
 	first := make([]int, n+1)
 	say := ticks(p, &res.Summary)
+	// One tick a second, named "s0", "s1", ... in one block: the trace
+	// and its refs are allocated once, not grown and made tick by tick.
+	res.Trace = make(sim.Trace, 0, min(n, sim.MaxEvents+1))
+	var refs sim.Arena
+	refs.Grow(n * len("s"+strconv.Itoa(n)))
 	for t := 0; t < n; t++ {
 		first[t] = len(groups)
 		// 1. Time-outs and retries.
@@ -169,7 +174,7 @@ func Run(p Params) (Result, error) {
 			}
 		}
 		res.Queue[t] = queued
-		res.Trace.Keep(sim.Event{At: time.Duration(t) * time.Second, Kind: Tick, Lane: "server", Ref: "s" + strconv.Itoa(t),
+		res.Trace.Keep(sim.Event{At: time.Duration(t) * time.Second, Kind: Tick, Lane: "server", Ref: refs.Number(t, "s"),
 			N: t, M: retries, Amount: int64(dropped), Say: say}, sim.MaxEvents)
 	}
 	first[n] = len(groups)
@@ -213,7 +218,19 @@ func recovery(goodput []int, end, good int) *int {
 
 // Tick is one second of a run, lane "server": N the second, M the retries
 // that arrived in it, Amount the expired requests dropped; Ref "sN".
-const Tick sim.Kind = "tick"
+const Tick sim.Kind = firstKind + 0
+
+// firstKind is the model's first Kind: sim.Declare refuses a number
+// another model took.
+const firstKind sim.Kind = 12 * sim.KindsPer
+
+var events = sim.Family{First: firstKind, Names: []string{
+	Tick - firstKind: "tick",
+}}
+
+// A tick's sentence reads the run's own figures: each run makes its
+// Sayer (ticks), and the family writes none.
+func init() { sim.Declare(&events, nil) }
 
 // ticks is the sayer of a run's Tick events. A sentence reads the second's
 // figures from the run's own per-second counts, which the event does not

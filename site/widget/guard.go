@@ -237,7 +237,7 @@ func cell(e sim.Event, a guard.Answer) (code, class string) {
 		}
 		return code, "k-answer s" + Itoa(a.Status)
 	}
-	return string(e.Kind), "k-other"
+	return e.Kind.String(), "k-other"
 }
 
 // timeline writes the burst as a table: a row per request, a column per

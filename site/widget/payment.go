@@ -125,7 +125,7 @@ func (r paymentRun) receiptLine(h *HTML, receipt string, step int, held bool) {
 }
 
 func seqRow(h *HTML, trace sim.Trace, e sim.Event, lost bool, i, step int) {
-	cls := "ev ev-" + string(e.Kind) + " on-" + e.Lane
+	cls := "ev ev-" + e.Kind.String() + " on-" + e.Lane
 	if e.To != "" {
 		cls += " msg to-" + e.To
 		if lost {

@@ -55,7 +55,7 @@ func writeStory(h *HTML, trace sim.Trace, step int, lanes map[string]string, tim
 	h.Open("ol", attrs...)
 	for i := from; i < to; i++ {
 		e := trace[i]
-		cls := "k-" + string(e.Kind)
+		cls := "k-" + e.Kind.String()
 		switch {
 		case i >= step:
 			cls += " future"
