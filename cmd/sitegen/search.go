@@ -71,7 +71,19 @@ func (r skipRule) matches(tag atom.Atom, class []byte) bool {
 	if r.Tag != 0 && r.Tag != tag {
 		return false
 	}
-	return slices.ContainsFunc(bytes.Fields(class), func(c []byte) bool { return string(c) == r.Class })
+	for len(class) > 0 {
+		// The classes are separated by ASCII whitespace
+		// (https://html.spec.whatwg.org/multipage/dom.html#classes).
+		i := bytes.IndexAny(class, " \t\n\f\r")
+		if i < 0 {
+			i = len(class)
+		}
+		if string(class[:i]) == r.Class {
+			return true
+		}
+		class = class[min(i+1, len(class)):]
+	}
+	return false
 }
 
 // pagefindUnused are the files of Pagefind's bundle the site does not
@@ -247,7 +259,7 @@ func searchCopy(w *bytes.Buffer, page []byte) (body bool, err error) {
 			}
 		}
 		switch {
-		case ignoreAll || slices.ContainsFunc(searchSkip, func(r skipRule) bool { return r.matches(tag, class) }):
+		case ignoreAll || len(class) > 0 && slices.ContainsFunc(searchSkip, func(r skipRule) bool { return r.matches(tag, class) }):
 			w.Truncate(mark)
 			if opens {
 				skip, depth = tag, 1
