@@ -35,12 +35,12 @@ var pagefindBin = filepath.Join("build", "search", "node_modules", ".bin", "page
 // Pagefind parses every element of a page, the excluded ones included:
 // given copies of the 1,000 pages of the bench's corpus without them and
 // without the spans of highlighted code, it took 1.1 s of CPU instead of
-// 1.7 s. Writing those copies to a folder of their own and removing them
-// cost more than that on the shared build machine (1,000 files and
-// folders: 2.7 to 3.0 s of CPU for copies and index against 2.0 to 2.4 s
-// for the pages, three runs each), and Pagefind's Node API, which takes
-// pages from memory, used more CPU than the command, so Pagefind reads
-// the pages themselves.
+// 1.7 to 1.9 s. But writing those copies to a folder of their own and
+// removing them cost more than that saved on the shared build machine
+// (1,000 files and folders: 2.7 to 3.0 s of CPU for copies and index,
+// against 2.0 to 2.4 s for the pages, three runs each), and Pagefind's
+// Node API, which takes pages from memory, used more CPU than the
+// command; so Pagefind reads the pages themselves.
 var searchSkip = []string{"a.anchor", ".w-tools", ".w-controls", ".w-player", ".w-output", ".w-embed", ".w-nojs", ".w-sr"}
 
 // pagefindUnused are the files of Pagefind's bundle the site does not
