@@ -53,8 +53,8 @@ func searchFragments(t *testing.T, dir string) map[string]string {
 }
 
 // The search index holds every article and nothing else (no home page,
-// search page, 404, embed page or authors' guide); a widget is in it by its title and
-// summary, never its controls, replay buttons or embed snippet.
+// search page, 404, embed page, authors' guide or playground); a widget is in it by its title and
+// summary, never its controls, replay buttons, output or embed snippet.
 func TestSearchIndex(t *testing.T) {
 	dir := builtSite(t)
 	frags := searchFragments(t, dir)
@@ -69,7 +69,7 @@ func TestSearchIndex(t *testing.T) {
 		}
 	}
 	for u := range frags {
-		if u == "/" || strings.HasPrefix(u, "/search") || strings.HasPrefix(u, "/embed/") || strings.HasPrefix(u, "/404") || u == "/authoring/" {
+		if u == "/" || strings.HasPrefix(u, "/search") || strings.HasPrefix(u, "/embed/") || strings.HasPrefix(u, "/404") || u == "/authoring/" || u == "/playground/" {
 			t.Errorf("%s is in the search index", u)
 		}
 	}
@@ -86,8 +86,10 @@ func TestSearchIndex(t *testing.T) {
 			}
 		}
 	}
-	// What only a widget's controls, player and embed panel say.
-	for _, s := range []string{"Keys: K or Space", "first/last", "Step 1 of", "data-retrylab", "Link to this state", "To show this widget", "On this page", "Previous"} {
+	// What only a widget's controls, player, output (backoff's chart,
+	// payment's sequence of events) and embed panel say.
+	for _, s := range []string{"Keys: K or Space", "first/last", "Step 1 of", "data-retrylab", "Link to this state", "To show this widget", "On this page", "Previous",
+		"all served: ", "card charged: ch_"} {
 		for u, c := range frags {
 			if strings.Contains(c, s) {
 				t.Errorf("%s's indexed text holds %q", u, s)

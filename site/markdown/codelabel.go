@@ -2,7 +2,6 @@ package markdown
 
 import (
 	"html"
-	"regexp"
 	"strings"
 )
 
@@ -12,8 +11,6 @@ const (
 	preOpen  = `<pre tabindex="0" class="chroma">`
 	preClose = `</pre>`
 )
-
-var anyTag = regexp.MustCompile(`<[^>]*>`)
 
 // LabelCode wraps every code block of an article's body in a
 // <div class="code">, which site.js gives its Copy button, and labels the
@@ -48,7 +45,7 @@ func LabelCode(body string) string {
 // writeLabelled writes the code block pre wrapped and labelled, given the
 // label of the block before it, and returns its own ("" for none).
 func writeLabelled(b *strings.Builder, pre, prev string) string {
-	first := firstLine(html.UnescapeString(anyTag.ReplaceAllString(pre, "")))
+	first := firstLine(pre)
 	label := ""
 	switch {
 	case strings.HasPrefix(first, "curl ") || strings.HasPrefix(first, "$ curl "):
@@ -68,12 +65,32 @@ func writeLabelled(b *strings.Builder, pre, prev string) string {
 	return label
 }
 
-// firstLine is the first line of s that is not blank, trimmed.
-func firstLine(s string) string {
-	for line := range strings.SplitSeq(s, "\n") {
-		if t := strings.TrimSpace(line); t != "" {
+// firstLine is the first line of the text of pre (an HTML element, tags
+// and all) that is not blank, trimmed and unescaped. It reads no further
+// than that line: stripping the tags of the whole block, as a regular
+// expression would, took a fiftieth of a 1,000-article build's CPU.
+func firstLine(pre string) string {
+	var line strings.Builder
+	for pre != "" {
+		i := strings.IndexAny(pre, "<\n")
+		if i < 0 {
+			line.WriteString(pre)
+			break
+		}
+		line.WriteString(pre[:i])
+		if pre[i] == '<' {
+			end := strings.IndexByte(pre[i:], '>')
+			if end < 0 {
+				break // an unclosed tag: no more text
+			}
+			pre = pre[i+end+1:]
+			continue
+		}
+		if t := strings.TrimSpace(html.UnescapeString(line.String())); t != "" {
 			return t
 		}
+		line.Reset()
+		pre = pre[i+1:]
 	}
-	return ""
+	return strings.TrimSpace(html.UnescapeString(line.String()))
 }

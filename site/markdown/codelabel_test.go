@@ -22,9 +22,25 @@ func TestLabelCode(t *testing.T) {
 		// A block never closed is left as it is.
 		{"<p>a</p>" + preOpen + "<code>open", "<p>a</p>" + preOpen + "<code>open"},
 		{`<pre tabindex="0"><code>plain</code></pre>`, `<pre tabindex="0"><code>plain</code></pre>`},
+		// The first line that is not blank decides, its words split by tags.
+		{pre("\n  \n<span class=\"nv\">go</span> <span>run</span> ./x\ncurl"), labelled("Command", "\n  \n<span class=\"nv\">go</span> <span>run</span> ./x\ncurl")},
+		{pre("x\ncurl -i localhost"), div("x\ncurl -i localhost")},
 	} {
 		if got := LabelCode(c.body); got != c.want {
 			t.Errorf("LabelCode(%q)\n = %q\nwant %q", c.body, got, c.want)
+		}
+	}
+}
+
+func TestFocusablePre(t *testing.T) {
+	for _, c := range []struct{ body, want string }{
+		{"<p>no code</p>", "<p>no code</p>"},
+		{"<pre><code>a</code></pre><p>b</p><pre class=\"chroma\">c</pre>",
+			`<pre tabindex="0"><code>a</code></pre><p>b</p><pre tabindex="0" class="chroma">c</pre>`},
+		{"<p>&lt;pre&gt; and <preview></p><pre", "<p>&lt;pre&gt; and <preview></p><pre"},
+	} {
+		if got := focusablePre(c.body); got != c.want {
+			t.Errorf("focusablePre(%q)\n = %q\nwant %q", c.body, got, c.want)
 		}
 	}
 }

@@ -190,7 +190,23 @@ func checkUTF8(path string, src []byte) error {
 // Raw HTML is not rendered and text is escaped, so every "<pre" in a
 // page's body is a start tag that a renderer of this package wrote.
 func focusablePre(body string) string {
-	return strings.NewReplacer("<pre>", `<pre tabindex="0">`, "<pre ", `<pre tabindex="0" `).Replace(body)
+	const tag, attr = "<pre", ` tabindex="0"`
+	var b strings.Builder
+	b.Grow(len(body) + len(attr)*strings.Count(body, tag))
+	for {
+		i := strings.Index(body, tag)
+		if i < 0 {
+			break
+		}
+		end := i + len(tag)
+		b.WriteString(body[:end])
+		if end < len(body) && (body[end] == '>' || body[end] == ' ') {
+			b.WriteString(attr)
+		}
+		body = body[end:]
+	}
+	b.WriteString(body)
+	return b.String()
 }
 
 // widgetsUsed lists the widgets of doc's widget blocks, each once, in order
