@@ -3,8 +3,8 @@ package ledger
 // currencies are the ISO 4217 alphabetic codes of the currencies in
 // circulation (the standard's List One, without its fund codes such as
 // BOV or USN, its precious metals, XDR and the testing codes XTS and
-// XXX), lower-cased as the API writes them, each followed by one space or
-// newline. A payment in any other code is refused: "usd" and "USD" name
+// XXX), lower-cased as the API writes them, in alphabetical order (Currency
+// searches it by halves), each followed by one space or newline. A payment in any other code is refused: "usd" and "USD" name
 // one currency, "zzz" none. A string, not a map: the page's module holds
 // it as it is, with no table built at start-up.
 const currencies = `aed afn all amd aoa ars aud awg azn bam bbd bdt bhd bif bmd bnd bob brl bsd btn bwp byn bzd
@@ -33,10 +33,20 @@ func Currency(code string) (string, bool) {
 		}
 		c[i] = b
 	}
-	for i := 0; i+3 <= len(currencies); i += 4 {
-		if currencies[i:i+3] == string(c[:]) {
-			return currencies[i : i+3], true
+	// A binary search of the list, which is in alphabetical order: a
+	// payment is checked on every request, and "usd" is near the end.
+	key := string(c[:])
+	lo, hi := 0, (len(currencies)+1)/4
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if currencies[4*m:4*m+3] < key {
+			lo = m + 1
+		} else {
+			hi = m
 		}
+	}
+	if i := 4 * lo; i+3 <= len(currencies) && currencies[i:i+3] == key {
+		return currencies[i : i+3], true
 	}
 	return "", false
 }
