@@ -22,6 +22,9 @@ func render(t *testing.T, w *Widget, raw map[string]string) string {
 	return h.String()
 }
 
+// atEnd is a step past any run's last: Output draws the end state.
+const atEnd = 1 << 30
+
 // runAt runs w with raw parameters and returns its output at step.
 func runAt(t *testing.T, w *Widget, raw map[string]string, step int) (string, Run) {
 	t.Helper()

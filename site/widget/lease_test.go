@@ -44,7 +44,7 @@ func TestLeaseFigures(t *testing.T) {
 // The timeline draws the first lease, the crash and the retries, with a
 // second lease for the takeover, in the order the replay reaches them.
 func TestLeaseTimeline(t *testing.T) {
-	end, run := runAt(t, &Lease, nil, 1<<20)
+	end, run := runAt(t, &Lease, nil, atEnd)
 	if n := strings.Count(end, `class="band lease`); n != 2 {
 		t.Errorf("%d lease bands at the end, want 2 (the first claim's, the takeover's)", n)
 	}

@@ -12,17 +12,7 @@ import (
 // senders of 100 attempts and no guard, 50,101 events; its 10,000 charges
 // are 12 chips and a count, and marks a pixel apart on its time line one.)
 func TestStoryListsAWindow(t *testing.T) {
-	v := Lock.Schema.Defaults()
-	for _, c := range [][2]string{{"dupes", "100"}, {"crash", "after-charge"}, {"work", "604800"}, {"attempts", "100"}, {"guard", "none"}} {
-		var err error
-		if v, err = v.With(c[0], c[1]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	run, err := Lock.Run(v)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, run := runAt(t, &Lock, map[string]string{"dupes": "100", "crash": "after-charge", "work": "604800", "attempts": "100", "guard": "none"}, 0)
 	n := run.Steps()
 	if n < 10*storyRows {
 		t.Fatalf("the run has %d steps: too few to test the window", n)
@@ -56,14 +46,9 @@ func TestStoryListsAWindow(t *testing.T) {
 		}
 	}
 	// A short trace is listed whole, without the line.
-	run, err = Lock.Run(Lock.Schema.Defaults())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var h HTML
-	run.Output(&h, run.Steps())
-	if got := len(rows.FindAllString(h.String(), -1)); got != run.Steps() || strings.Contains(h.String(), "w-story-range") {
-		t.Errorf("the defaults' %d events: %d listed (range line: %v)", run.Steps(), got, strings.Contains(h.String(), "w-story-range"))
+	out, run := runAt(t, &Lock, nil, atEnd)
+	if got := len(rows.FindAllString(out, -1)); got != run.Steps() || strings.Contains(out, "w-story-range") {
+		t.Errorf("the defaults' %d events: %d listed (range line: %v)", run.Steps(), got, strings.Contains(out, "w-story-range"))
 	}
 }
 
@@ -71,22 +56,9 @@ func TestStoryListsAWindow(t *testing.T) {
 // 100 attempts each checking the result key first (get-then-set), with a
 // week's TTLs, set the key 9,899 times.
 func TestLockTimelineStaysSmall(t *testing.T) {
-	v := Lock.Schema.Defaults()
-	for _, c := range [][2]string{{"dupes", "100"}, {"attempts", "100"}, {"crash", "after-charge"}, {"work", "604800"},
-		{"store", "down"}, {"on-down", "fail-closed"}, {"result-ttl", "604800"}, {"timeout", "604800"},
-		{"retry", "604800"}, {"outage", "604800"}, {"guard", "get-then-set"}} {
-		var err error
-		if v, err = v.With(c[0], c[1]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	run, err := Lock.Run(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var h HTML
-	run.Output(&h, run.Steps())
-	out := h.String()
+	out, run := runAt(t, &Lock, map[string]string{"dupes": "100", "attempts": "100", "crash": "after-charge", "work": "604800",
+		"store": "down", "on-down": "fail-closed", "result-ttl": "604800", "timeout": "604800",
+		"retry": "604800", "outage": "604800", "guard": "get-then-set"}, atEnd)
 	if n := strings.Count(out, `class="lk-result`); n > 500 {
 		t.Errorf("%d marks of the result key's lives, want at most one per 500th of the width", n)
 	}
