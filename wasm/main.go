@@ -246,7 +246,9 @@ func hydrate(root element, initial string) error {
 	// module was loading: the loader notes a pending replay on the root.
 	pending := root.GetAttribute("data-pending")
 	root.RemoveAttribute("data-pending")
-	in.showValues()
+	// The build wrote the permalink and the caption for these values; the
+	// snippet names the build's origin, and the reader may be on another.
+	in.showSnippet()
 	if shown, err := w.Schema.Parse(w.Schema.ReadForm(in.controls())); err != nil || shown.JSON() != values.JSON() || pending == "replay" {
 		in.changed(pending == "replay")
 	}
@@ -422,14 +424,20 @@ func (in *instance) idle() {
 	in.root.RemoveAttribute("data-busy")
 }
 
+// showSnippet points the embed snippet at the widget's current parameters
+// and at this site's embed.js.
+func (in *instance) showSnippet() {
+	if in.snippet != nil {
+		in.snippet.Set("value", widget.Snippet(in.w.Name, in.values, origin()))
+	}
+}
+
 // showValues writes what says the widget's current parameters: the embed
 // snippet (pointed at this site's embed.js), the permalink and the
 // settings caption (which a printed page shows for the controls). A "Link
 // copied." said of the last state goes.
 func (in *instance) showValues() {
-	if in.snippet != nil {
-		in.snippet.Set("value", widget.Snippet(in.w.Name, in.values, origin()))
-	}
+	in.showSnippet()
 	if in.link != nil {
 		in.link.SetAttribute("href", linkPage(in.link)+widget.Permalink(in.root.ID(), in.values))
 	}
