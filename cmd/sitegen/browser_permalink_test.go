@@ -15,6 +15,8 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+
+	"github.com/retrylab/retrylab/site/widget"
 )
 
 // A widget's permalink and Reset, and embeds in another site's page: what
@@ -413,11 +415,36 @@ func TestBrowserPermalinkLandsOnItsWidget(t *testing.T) {
 			if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900), chromedp.Navigate(ts.URL+page)); err != nil {
 				t.Fatal(err)
 			}
-			// The last widget's link, in a state other than the page's.
-			href := evalT[string](t, ctx, `[...document.querySelectorAll('[data-widget] [data-region="permalink"]')].at(-1).href`)
-			if !strings.Contains(href, "?w=") {
-				t.Fatalf("%s: the last widget's permalink is %q", page, href)
+			// A permalink to the last widget, with its first choice of
+			// several set to another value than the page's: the module
+			// sets it and the simulator worker runs it after the landing.
+			last := evalT[[]string](t, ctx, `(w => [w.id, w.dataset.widget, w.dataset.params])([...document.querySelectorAll('[data-widget]')].at(-1))`)
+			w, err := widget.Find(last[1])
+			if err != nil {
+				t.Fatal(err)
 			}
+			v, err := w.Schema.ParseJSON(last[2])
+			if err != nil {
+				t.Fatal(err)
+			}
+			changed := false
+			for _, p := range w.Schema {
+				if p.Kind == widget.Enum && len(p.Allowed) > 1 {
+					other := p.Allowed[0]
+					if other == v.String(p.Name) {
+						other = p.Allowed[1]
+					}
+					if v, err = v.With(p.Name, other); err != nil {
+						t.Fatal(err)
+					}
+					changed = true
+					break
+				}
+			}
+			if !changed {
+				t.Fatalf("%s: the last widget, %s, has no choice to change", page, w.Name)
+			}
+			href := ts.URL + page + widget.Permalink(last[0], v)
 			size := chromedp.EmulateViewport(1280, 900)
 			if phone {
 				size = chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile)
@@ -430,6 +457,9 @@ func TestBrowserPermalinkLandsOnItsWidget(t *testing.T) {
 			}
 			waitHydrated(t, ctx, con)
 			poll(t, ctx, `![...document.querySelectorAll('[data-widget]')].some(w => w.hasAttribute("aria-busy"))`, page+": the widgets never settled")
+			if got := evalT[string](t, ctx, `document.getElementById(`+strconv.Quote(last[0])+`).dataset.params`); got != v.JSON() {
+				t.Fatalf("%s: the widget shows %s, want the permalink's %s", page, got, v.JSON())
+			}
 			// Long enough for a late layout shift to show.
 			if err := chromedp.Do(ctx, chromedp.Sleep(500*time.Millisecond)); err != nil {
 				t.Fatal(err)
