@@ -348,10 +348,15 @@ func (in *instance) changed(replay bool) {
 	in.ask(a)
 }
 
-// ask requests the output for a, and shows the widget busy until it is
-// answered.
+// ask requests the output for a. A change of the values shows the widget
+// busy until it is answered; a step of a replay does not: the run is
+// kept in the worker and a step is drawn in a frame or two, and a replay
+// whose ticks come faster than the worker answers would otherwise keep
+// the whole figure greyed out under "running…" until it stopped.
 func (in *instance) ask(a ask) {
-	in.busy()
+	if a.change {
+		in.busy()
+	}
 	in.asks.Ask(a)
 }
 

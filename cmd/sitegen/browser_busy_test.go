@@ -526,3 +526,32 @@ func TestBrowserHeavyPermalinkLeavesTheMainThread(t *testing.T) {
 		t.Errorf("console: %v", p)
 	}
 }
+
+// A step of a replay is drawn from the run the worker keeps: the widget
+// is never busy for it, so a replay on a slow phone, whose ticks may come
+// faster than the answers, never greys the figure out under "running…".
+// A change of the values still is.
+func TestBrowserReplayStepsAreNotBusy(t *testing.T) {
+	ts := serveSite(t, builtSite(t))
+	p := open(t, ts, "saga")
+	evalT[bool](t, p.ctx, `(() => { const w = document.querySelector('`+p.root()+`'); window.busied = 0;
+		new MutationObserver(rs => { for (const r of rs) if (r.oldValue === null) window.busied++; })
+			.observe(w, {attributes: true, attributeFilter: ["aria-busy"], attributeOldValue: true}); return true; })()`)
+	steps := evalT[int](t, p.ctx, `+document.querySelector('`+p.root()+`').dataset.steps`)
+	back := chromedp.CSS(p.root() + ` button[data-action="back"]`)
+	for i := 0; i < 4; i++ {
+		p.do(chromedp.Click(back))
+	}
+	p.do(chromedp.Click(chromedp.CSS(p.root() + ` button[data-action="forward"]`)))
+	p.waitRoot("step", fmt.Sprint(steps-3))
+	p.settled()
+	if n := evalT[int](t, p.ctx, `window.busied`); n != 0 {
+		t.Errorf("the widget was made busy %d times by five steps of its replay", n)
+	}
+	p.choose("fail", "f", "flight")
+	p.settled()
+	if n := evalT[int](t, p.ctx, `window.busied`); n != 1 {
+		t.Errorf("the widget was made busy %d times by a change of its values, want 1", n)
+	}
+	p.clean()
+}
