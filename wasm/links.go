@@ -19,9 +19,9 @@ const (
 // listenLinks answers the prose's widget links (site/markdown,
 // widgetlink.go): each is a permalink to a widget of the page in some
 // state, and a click on one sets that widget's controls to the state in
-// place, re-runs it through its form's change event, as if the reader had
-// set them, brings it into view if its title is not, and marks the
-// controls that changed for a moment. The page neither reloads nor
+// place and re-runs it, as if the reader had set them, brings it into
+// view if its title is not, and marks the controls that changed for a
+// moment. The page neither reloads nor
 // navigates. Until the module runs, and for a widget it could not
 // hydrate, the link is what its href says: the permalink, which the
 // module restores on load.
@@ -37,36 +37,32 @@ func listenLinks(doc js.Value) {
 			return
 		}
 		id, query := widget.SplitPermalink(link.Get("search").String())
-		root := wrap(doc.Call("getElementById", id))
-		if root == nil || root.GetAttribute("data-hydrated") != "true" {
+		in := runs.widgets[id] // hydrated
+		if in == nil {
 			return
 		}
-		w, err := widget.Find(root.GetAttribute("data-widget"))
-		if err != nil {
-			return
-		}
-		v, err := w.Schema.ParseQuery(query)
+		v, err := in.w.Schema.ParseQuery(query)
 		if err != nil {
 			return // the permalink's restore says what is wrong
 		}
 		ev.Call("preventDefault")
-		changed := setWidget(root, w.Schema, v)
-		highlight(root, changed, bringIntoView(root))
+		highlight(in.root, in.set(v), bringIntoView(in.root))
 	})
 }
 
 // setWidget sets root's controls to v (Schema.FillForm, after drawing
-// each list with v's items), re-runs the widget if any changed, and
-// returns those that did.
-func setWidget(root element, s widget.Schema, v widget.Values) []element {
+// each list with v's items) and returns those that changed, and whether
+// any did (a list drawn again to no item changes no control). It runs
+// nothing: restore sets the controls of a widget not hydrated yet, which
+// hydrate then finds changed; a hydrated widget re-runs with
+// instance.set.
+func setWidget(root element, s widget.Schema, v widget.Values) (changed []element, any bool) {
 	form := query(root.Value, widget.RegionControls.Selector())
 	if form == nil {
-		return nil
+		return nil, false
 	}
 	// A list holds the items in use: drawn again with as many as v has,
 	// its selects are among the changed controls.
-	var changed []element
-	redrawn := false
 	for _, p := range s {
 		if p.Kind != widget.EnumList {
 			continue
@@ -79,17 +75,14 @@ func setWidget(root element, s widget.Schema, v widget.Values) []element {
 		var h widget.HTML
 		widget.ListControl(&h, p, want, widget.ListLimit(p, v))
 		set.Set("outerHTML", h.String())
-		redrawn = true
+		any = true
 		changed = append(changed, queryAll(form.Value, `fieldset[data-param="`+p.Name+`"] select[name]`)...)
 	}
 	// Each list now holds as many items as v has: FillForm keeps the
 	// controls in step with the elements.
 	els, cs := formControls(form)
 	for i, c := range s.FillForm(cs, v) {
-		if c == cs[i] {
-			continue
-		}
-		if c.List {
+		if c == cs[i] || c.List {
 			continue
 		}
 		if c.Checkbox {
@@ -99,20 +92,20 @@ func setWidget(root element, s widget.Schema, v widget.Values) []element {
 		}
 		changed = append(changed, els[i])
 	}
-	// The widget's own listener re-reads the whole form, once: from a
-	// changed control, or any, when only a list changed, to no item.
-	trigger := changed
-	if len(trigger) == 0 && redrawn {
-		for i, c := range cs {
-			if !c.List {
-				trigger = els[i : i+1]
-				break
-			}
+	return changed, any || len(changed) > 0
+}
+
+// set sets the widget's controls to v, as the reader would, re-runs it if
+// any changed, and returns the controls that did. A message about values
+// in conflict blames the first of them.
+func (in *instance) set(v widget.Values) []element {
+	changed, any := setWidget(in.root, in.w.Schema, v)
+	if any {
+		in.changedParam = ""
+		if len(changed) > 0 {
+			in.changedParam = changed[0].GetAttribute("name")
 		}
-	}
-	if len(trigger) > 0 {
-		ev := js.Global().Get("Event").New("change", map[string]any{"bubbles": true})
-		trigger[0].Call("dispatchEvent", ev)
+		in.changed(false)
 	}
 	return changed
 }

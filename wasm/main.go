@@ -461,7 +461,7 @@ func (in *instance) showValues() {
 // marked), and takes a permalink to this widget out of the page's
 // address, which no longer describes what the reader sees.
 func (in *instance) reset() {
-	highlight(in.root, setWidget(in.root, in.w.Schema, in.initial), false)
+	highlight(in.root, in.set(in.initial), false)
 	loc := js.Global().Get("location")
 	if id, _ := widget.SplitPermalink(loc.Get("search").String()); id == in.root.ID() {
 		js.Global().Get("history").Call("replaceState", js.Null(), "", loc.Get("pathname").String()+loc.Get("hash").String())

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	cdpfetch "github.com/chromedp/cdproto/fetch"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/tracing"
 	"github.com/chromedp/chromedp"
 
@@ -511,6 +513,12 @@ func TestBrowserHeavyPermalinkLeavesTheMainThread(t *testing.T) {
 	con := watchConsole(ctx)
 	tr := startTaskTrace(t, ctx)
 	root := `[data-widget="backoff"]`
+	// Every word the busy state says, from the page's start.
+	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
+		Source: `window.busyWords = []; new MutationObserver(rs => { for (const r of rs) if (r.target.dataset.busy) window.busyWords.push(r.target.dataset.busy); })
+			.observe(document, {subtree: true, attributes: true, attributeFilter: ["data-busy"]});`}); err != nil {
+		t.Fatal(err)
+	}
 	if err := chromedp.Do(ctx,
 		chromedp.Navigate(ts.URL+"/embed/backoff/?policy=full&compare=none&clients=100000"),
 		chromedp.WaitVisible(chromedp.CSS(root+`[data-hydrated="true"]`)),
@@ -519,6 +527,11 @@ func TestBrowserHeavyPermalinkLeavesTheMainThread(t *testing.T) {
 	}
 	poll(t, ctx, `(w => w.dataset.params.includes('"clients":100000') && !w.hasAttribute("aria-busy"))(document.querySelector('`+root+`'))`,
 		"the embed page never drew its query's run")
+	// The module was running: the query's state is not a change waiting
+	// for it to load.
+	if words := evalT[[]string](t, ctx, `window.busyWords`); !slices.Equal(words, []string{"running"}) {
+		t.Errorf("while the query's run computed, the widget said %q, want only running", words)
+	}
 	if long := tr.mainTasks(t, ctx, 150); len(long) > 0 {
 		t.Errorf("%d of the main thread's tasks took over 150 ms of its time: %v", len(long), long)
 	}
