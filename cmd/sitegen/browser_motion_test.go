@@ -148,7 +148,7 @@ func TestBrowserChartsMove(t *testing.T) {
 // the same elements.
 const morphStep = `((step) => {
   const root = document.querySelector(ROOT), out = root.querySelector('[data-region="output"]');
-  const before = [...out.querySelectorAll("[data-key]")];
+  const before = [...out.querySelectorAll("[data-key]")], paramsBefore = root.dataset.params;
   if (step >= 0) {
     const s = root.querySelector('[data-action="scrub"]');
     s.value = String(step);
@@ -163,9 +163,9 @@ const morphStep = `((step) => {
   return new Promise(done => {
     const t0 = performance.now();
     const check = () => {
-      const drawn = !root.hasAttribute("aria-busy") && (step < 0 || root.dataset.step === String(step));
+      const drawn = !root.hasAttribute("aria-busy") && (step < 0 ? root.dataset.params !== paramsBefore : root.dataset.step === String(step));
       if (!drawn && performance.now() - t0 < 10000) return requestAnimationFrame(check);
-      done({params: root.dataset.params, step: Number(root.dataset.step), html: out.innerHTML,
+      done({drawn, params: root.dataset.params, step: Number(root.dataset.step), html: out.innerHTML,
         keyed: before.length, keyedNow: out.querySelectorAll("[data-key]").length,
         kept: before.filter(e => out.contains(e)).length, error: root.dataset.error || ""});
     };
@@ -174,6 +174,7 @@ const morphStep = `((step) => {
 })`
 
 type morphResult struct {
+	Drawn    bool   `json:"drawn"` // the answer drawn, within 10 s
 	Params   string `json:"params"`
 	Step     int    `json:"step"`
 	HTML     string `json:"html"`
@@ -209,6 +210,9 @@ func TestBrowserOutputPatchedInPlace(t *testing.T) {
 			}
 			if got.Error != "" {
 				t.Fatalf("%s: %s", name, got.Error)
+			}
+			if !got.Drawn {
+				t.Fatalf("%s, step %d: the answer was never drawn (the widget shows %s, step %d)", name, step, got.Params, got.Step)
 			}
 			v, err := w.Schema.ParseJSON(got.Params)
 			if err != nil {
