@@ -2,6 +2,8 @@ package widget
 
 import (
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -17,7 +19,7 @@ func TestStoryListsAWindow(t *testing.T) {
 	if n < 10*storyRows {
 		t.Fatalf("the run has %d steps: too few to test the window", n)
 	}
-	rows := regexp.MustCompile(`<li class="k-`)
+	rows := regexp.MustCompile(`<li class="k-([^"]*)"`)
 	for _, c := range []struct {
 		step       int
 		first, cur string // the range line's first event and the one marked current
@@ -30,8 +32,20 @@ func TestStoryListsAWindow(t *testing.T) {
 		var h HTML
 		run.Output(&h, c.step)
 		out := h.String()
-		if got := len(rows.FindAllString(out, -1)); got != storyRows {
-			t.Errorf("step %d: %d events listed, want %d", c.step, got, storyRows)
+		listed := rows.FindAllStringSubmatch(out, -1)
+		if len(listed) != storyRows {
+			t.Errorf("step %d: %d events listed, want %d", c.step, len(listed), storyRows)
+		}
+		// The event marked current, by its number in the trace.
+		first, _ := strconv.Atoi(strings.ReplaceAll(c.first, ",", ""))
+		var current []string
+		for i, m := range listed {
+			if strings.HasSuffix(m[1], " current") {
+				current = append(current, Figure(first+i))
+			}
+		}
+		if want := []string{c.cur}; c.cur == "" && len(current) > 0 || c.cur != "" && !slices.Equal(current, want) {
+			t.Errorf("step %d: events marked current %v, want %q", c.step, current, c.cur)
 		}
 		last := c.step
 		if c.step < storyRows {
@@ -59,8 +73,8 @@ func TestLockTimelineStaysSmall(t *testing.T) {
 	out, run := runAt(t, &Lock, map[string]string{"dupes": "100", "attempts": "100", "crash": "after-charge", "work": "604800",
 		"store": "down", "on-down": "fail-closed", "result-ttl": "604800", "timeout": "604800",
 		"retry": "604800", "outage": "604800", "guard": "get-then-set"}, atEnd)
-	if n := strings.Count(out, `class="lk-result`); n > 500 {
-		t.Errorf("%d marks of the result key's lives, want at most one per 500th of the width", n)
+	if n := strings.Count(out, `class="lk-result`); n == 0 || n > 500 {
+		t.Errorf("%d marks of the result key's lives, want some, at most one per 500th of the width", n)
 	}
 	if len(out) > 100_000 {
 		t.Errorf("%d bytes of output for %d steps", len(out), run.Steps())
