@@ -129,20 +129,18 @@ func runLockstep(p Params, res *Result) error {
 // runJitter runs the policies that draw a wait per client, one call at a
 // time in the order of a single priority queue of (time, client).
 //
-// The queue is a ring of per-slot buckets, each sorted when its slot comes
-// up: one queue of a hundred thousand calls misses the cache on every pop, a
-// bucket of a few thousand does not. A bucket holds keys, a call's offset
-// within its slot above its client's number, so that sorting is sorting
-// integers; a client's attempt and previous wait live in per-client arrays,
-// since a client has one call in flight at a time. A call that fails and
-// comes back within its own slot finds the slot full (it is later than the
-// call that failed), so it goes on a small heap of the slot's own, merged in
-// key order. Keys are distinct (each carries its client), so any correct
-// sort gives the same order: keySorter's, a pass over a slot's keys into
-// small buckets instead of a comparison sort's log n; sortKeys is
-// keySorter.sort but in a test, which passes slices.Sort to check that
-// both give the same run. The tests check too that this gives the same run, draw for draw, as
-// a plain priority queue.
+// The queue is a ring of per-slot buckets: one queue of a hundred
+// thousand calls misses the cache on every pop, a bucket of a few thousand
+// does not. A bucket holds keys, a call's offset within its slot above its
+// client's number, so that ordering calls is ordering integers; a
+// client's attempt and previous wait live in per-client arrays, since a
+// client has one call in flight at a time. When its slot comes up, a
+// bucket is taken in key order through slotQueue, a calendar of the slot,
+// into which a call that fails and comes back within the same slot is put
+// back (it is later than the call that failed). Keys are distinct (each
+// carries its client), so any correct order is the same order: the tests
+// check slotQueue against a sorted slice merged with a heap, and the whole
+// run, draw for draw, against a plain priority queue.
 func runJitter(p Params, r *sim.Rand, res *Result) error {
 	attempt := make([]int32, p.Clients)
 	var prev []time.Duration

@@ -1,5 +1,7 @@
 package ledger
 
+import "sort"
+
 // currencies are the ISO 4217 alphabetic codes of the currencies in
 // circulation (the standard's List One, without its fund codes such as
 // BOV or USN, its precious metals, XDR and the testing codes XTS and
@@ -33,19 +35,12 @@ func Currency(code string) (string, bool) {
 		}
 		c[i] = b
 	}
-	// A binary search of the list, which is in alphabetical order: a
+	// A search by halves of the list, which is in alphabetical order: a
 	// payment is checked on every request, and "usd" is near the end.
 	key := string(c[:])
-	lo, hi := 0, (len(currencies)+1)/4
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if currencies[4*m:4*m+3] < key {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	if i := 4 * lo; i+3 <= len(currencies) && currencies[i:i+3] == key {
+	n := (len(currencies) + 1) / 4
+	i := 4 * sort.Search(n, func(m int) bool { return currencies[4*m:4*m+3] >= key })
+	if i+3 <= len(currencies) && currencies[i:i+3] == key {
 		return currencies[i : i+3], true
 	}
 	return "", false
