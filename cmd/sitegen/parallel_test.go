@@ -14,8 +14,10 @@ import (
 // with the pages converted and rendered on several goroutines, and
 // compares every file of the two sites. The content is the handbook's
 // with generated articles whose widget blocks repeat one another's, in
-// the same page and across pages, so that widgets rendered from the cache
-// (under other ids) are compared as well.
+// the same page and across pages, so that the cache is shared by pages
+// converted at once, in whatever order they come. (That a cached copy is
+// what rendering it at its own id writes is TestWidgetCacheRendersOnce's
+// to check: both builds here use the cache.)
 func TestParallelBuildIsSerial(t *testing.T) {
 	root := repoRoot(t)
 	dir := t.TempDir()

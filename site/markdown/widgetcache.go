@@ -14,9 +14,11 @@ import (
 // holds as "w-payment-1" and, in its permalink, as "payment-1": a copy
 // made at one id is turned into another's by replacing the first id's
 // name and count with the other's. That this holds for a widget is
-// checked when its first copy is made, by rendering it at a second id as
-// well and comparing; a widget for which it does not hold is rendered
-// every time. It is safe for concurrent use.
+// checked with its second copy, which is rendered (as it would be with no
+// cache) and compared with the first turned into it; copies from the
+// third on are made from the first, and a widget for which it does not
+// hold is rendered every time. So the cache never renders more than no
+// cache would. It is safe for concurrent use.
 type widgetCache struct {
 	mu     sync.Mutex
 	copies map[widgetKey]widgetCopy
@@ -27,13 +29,13 @@ type widgetKey struct {
 	params, origin string
 }
 
-// widgetCopy is a widget's markup at id, or (html "") the sign that its
-// markup is not the same but for the id.
-type widgetCopy struct{ id, html string }
-
-// probeCount numbers the id at which a widget's first copy is rendered a
-// second time, for the check: a count no page reaches.
-const probeCount = 987654321
+// widgetCopy is a widget's first markup, at id, and whether copies may be
+// made from it: unknown until the second copy is rendered.
+type widgetCopy struct {
+	id, html string
+	checked  bool // the second copy was the first's, but for the id
+	differs  bool // it was not: render every copy
+}
 
 // render returns the markup of w with v at place, from the cache when it
 // has w with v.
@@ -42,31 +44,27 @@ func (c *widgetCache) render(w *widget.Widget, v widget.Values, at widget.Place)
 	c.mu.Lock()
 	cp, ok := c.copies[key]
 	c.mu.Unlock()
-	if ok && cp.html != "" {
+	if ok && cp.checked {
 		return strings.ReplaceAll(cp.html, short(cp.id), short(at.ID)), nil
 	}
 	html, err := renderAt(w, v, at)
-	if err != nil || ok {
+	if err != nil || (ok && cp.differs) {
 		return html, err
-	}
-	probe := widget.ID(w.Name, probeCount)
-	if probe == at.ID {
-		return html, nil
-	}
-	again, err := renderAt(w, v, widget.Place{ID: probe, Origin: at.Origin})
-	if err != nil {
-		return "", err
-	}
-	cp = widgetCopy{id: at.ID}
-	if strings.ReplaceAll(html, short(at.ID), short(probe)) == again {
-		cp.html = html
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.copies == nil {
 		c.copies = map[widgetKey]widgetCopy{}
 	}
-	c.copies[key] = cp
+	first, ok := c.copies[key] // again: another page may have got here first
+	switch {
+	case !ok:
+		c.copies[key] = widgetCopy{id: at.ID, html: html}
+	case !first.checked && !first.differs && first.id != at.ID:
+		first.checked = strings.ReplaceAll(first.html, short(first.id), short(at.ID)) == html
+		first.differs = !first.checked
+		c.copies[key] = first
+	}
 	return html, nil
 }
 
