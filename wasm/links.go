@@ -67,16 +67,14 @@ func setWidget(root element, s widget.Schema, v widget.Values) (changed []elemen
 		if p.Kind != widget.EnumList {
 			continue
 		}
-		set := query(form.Value, `fieldset[data-param="`+p.Name+`"]`)
+		set := query(form.Value, listSelector(p.Name))
 		want := v.List(p.Name)
 		if set == nil || sameItems(set, want) {
 			continue
 		}
-		var h widget.HTML
-		widget.ListControl(&h, p, want, widget.ListLimit(p, v))
-		set.Set("outerHTML", h.String())
+		fresh := drawList(form, set, p, want, widget.ListLimit(p, v))
 		any = true
-		changed = append(changed, queryAll(form.Value, `fieldset[data-param="`+p.Name+`"] select[name]`)...)
+		changed = append(changed, queryAll(fresh.Value, "select[name]")...)
 	}
 	// Each list now holds as many items as v has: FillForm keeps the
 	// controls in step with the elements.

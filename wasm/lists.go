@@ -82,11 +82,20 @@ func (in *instance) drawList(set element, p widget.Param, items []string) elemen
 	if n, ok := in.w.Schema.ItemsShown(in.controls())[p.Name]; ok {
 		limit = n
 	}
+	return drawList(in.form, set, p, items, limit)
+}
+
+// drawList replaces the list control set of p in form with one holding
+// items, limit of them offered, and returns it.
+func drawList(form, set element, p widget.Param, items []string, limit int) element {
 	var h widget.HTML
 	widget.ListControl(&h, p, items, limit)
 	set.Set("outerHTML", h.String())
-	return query(in.form.Value, `fieldset[data-param="`+p.Name+`"]`)
+	return query(form.Value, listSelector(p.Name))
 }
+
+// listSelector is the selector of the list control of the parameter name.
+func listSelector(name string) string { return `fieldset[data-param="` + name + `"]` }
 
 // showItems shows as many items of each list control as the parameter
 // its count comes from says (one fault per attempt), hiding the rest, and
@@ -94,7 +103,7 @@ func (in *instance) drawList(set element, p widget.Param, items []string) elemen
 // shorter than that.
 func (in *instance) showItems(controls []widget.Control) {
 	for name, n := range in.w.Schema.ItemsShown(controls) {
-		set := query(in.form.Value, `fieldset[data-param="`+name+`"]`)
+		set := query(in.form.Value, listSelector(name))
 		if set == nil {
 			continue
 		}
