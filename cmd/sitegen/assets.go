@@ -14,7 +14,6 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -286,38 +285,26 @@ func compressTree(ctx context.Context, dir, prev string, quick, reuseOnly bool) 
 		mu    sync.Mutex
 		stats compressStats
 		errs  []error
-		wg    sync.WaitGroup
-		next  = make(chan job)
 	)
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for j := range next {
-				create := !reuseOnly && !(quick && j.size > quickLimit && encodings[j.enc].suffix == ".br")
-				n, reused, err := compressFile(dir, prev, j.rel, j.enc, create)
-				mu.Lock()
-				if err != nil {
-					errs = append(errs, err)
-				} else if n > 0 {
-					stats.Files++
-					stats.Bytes += n
-					if reused {
-						stats.Reused++
-					}
-				}
-				mu.Unlock()
-			}
-		})
-	}
-feed:
-	for _, j := range jobs {
-		select {
-		case next <- j:
-		case <-ctx.Done():
-			break feed
+	forEach(len(jobs), 0, func(i int) {
+		if ctx.Err() != nil {
+			return // cancelled: the jobs left are skipped
 		}
-	}
-	close(next)
-	wg.Wait()
+		j := jobs[i]
+		create := !reuseOnly && !(quick && j.size > quickLimit && encodings[j.enc].suffix == ".br")
+		n, reused, err := compressFile(dir, prev, j.rel, j.enc, create)
+		mu.Lock()
+		defer mu.Unlock()
+		if err != nil {
+			errs = append(errs, err)
+		} else if n > 0 {
+			stats.Files++
+			stats.Bytes += n
+			if reused {
+				stats.Reused++
+			}
+		}
+	})
 	if err := ctx.Err(); err != nil {
 		return stats, err
 	}

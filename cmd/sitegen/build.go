@@ -66,12 +66,12 @@ func siteOrigin() string {
 
 // buildStats describes a finished build.
 type buildStats struct {
-	Pages      int   // HTML files written, 404.html included
-	Assets     int   // hashed files under /static/
-	Bytes      int64 // size of every file written, the precompressed siblings aside
-	Compressed int64 // size of the .br and .gz siblings
-	Reused     int   // siblings taken from the previous build
-	Wasm       struct{ Raw, Gzip, Brotli int64 }
+	Pages      int         // HTML files written, 404.html included
+	Assets     int         // hashed files under /static/
+	Bytes      int64       // size of every file written, the precompressed siblings aside
+	Compressed int64       // size of the .br and .gz siblings
+	Reused     int         // siblings taken from the previous build
+	Wasm       moduleSizes // the handbook's module
 	Playground moduleSizes // the playground's module, as Wasm is the handbook's
 	Took       time.Duration
 	Warning    string // something to tell, though the build succeeded
@@ -279,7 +279,7 @@ func measure(dir string, as *assets, stats *buildStats) error {
 	if err != nil {
 		return err
 	}
-	if err := measureModule(dir, as, "retrylab.wasm", (*moduleSizes)(&stats.Wasm)); err != nil {
+	if err := measureModule(dir, as, "retrylab.wasm", &stats.Wasm); err != nil {
 		return err
 	}
 	return measureModule(dir, as, "playground.wasm", &stats.Playground)
