@@ -435,6 +435,12 @@ func TestBrowserBusyWhileRunning(t *testing.T) {
 	if got := p.figure("calls"); got != want {
 		t.Errorf("data-calls %s after the overtaken run came back, want ten clients' %s", got, want)
 	}
+	// Without the simulator worker (it failed, and said so on the
+	// console) the page computes a run in the change's own task, and no
+	// later change can overtake it: the console says why the above failed.
+	if probs := p.con.problems(); len(probs) > 0 {
+		t.Errorf("console problems: %v", probs)
+	}
 }
 
 // A change made before the module runs shows "loading the simulator…"
