@@ -50,8 +50,8 @@ func Run(p Params) (Result, error) {
 	}
 	// The client, its simulation, its server and its attempts' flights
 	// are allocated together, once.
-	c := &client{p: p, res: Result{Params: p}, flights: make([]flight, p.Attempts),
-		body: []byte(`{"amount":` + strconv.FormatInt(p.Amount, 10) + `,"currency":"usd"}`)}
+	c := &client{p: p, res: Result{Params: p}, flights: make([]flight, p.Attempts)}
+	c.body = append(strconv.AppendInt(append(c.bodyBuf[:0], `{"amount":`...), p.Amount, 10), `,"currency":"usd"}`...)
 	// Room for the most events the attempts make (the attempt, a loss or
 	// the server's two, the answer's fate and the timeout) and the give-up,
 	// so the trace is allocated once rather than copied as it grows.
@@ -73,8 +73,13 @@ type client struct {
 	srv     Server
 	flights []flight // attempt n's is flights[n-1]
 	res     Result
-	body    []byte
+	body    []byte // the payment every attempt sends, in bodyBuf
+	bodyBuf [len(`{"amount":99999999,"currency":"usd"}`)]byte
 }
+
+// attemptKeys are the keys of a client with a key per attempt, k_1 to
+// k_10, made once rather than on every run.
+var attemptKeys = sim.Names("k_", MaxAttempts)
 
 // key is the Idempotency-Key of attempt n.
 func (c *client) key(n int) string {
@@ -82,7 +87,7 @@ func (c *client) key(n int) string {
 	case KeysPerIntent:
 		return "k_1" // made once, before the first attempt
 	case KeysPerAttempt:
-		return "k_" + strconv.Itoa(n)
+		return attemptKeys[n-1] // n <= Attempts <= MaxAttempts
 	}
 	return ""
 }

@@ -141,7 +141,7 @@ func (srv *Server) charge(r Request) (int, []byte, error) {
 		return statusBadRequest, errorBody(err.Error()), idem.NothingHappened(err)
 	}
 	amount := req.Amount
-	id := "ch_" + strconv.Itoa(len(srv.ledger)+1)
+	id := chargeName(len(srv.ledger) + 1)
 	srv.ledger = append(srv.ledger, Charge{ID: id, Amount: amount, Key: r.Key, Attempt: r.Attempt, At: srv.sim.Now()})
 	srv.made = id
 	srv.sim.Record(sim.Event{Kind: EvCharge, Lane: "server", Ref: id, Amount: amount})
@@ -149,6 +149,19 @@ func (srv *Server) charge(r Request) (int, []byte, error) {
 	body = strconv.AppendInt(append(body, `{"amount":`...), amount, 10)
 	body = append(append(append(body, `,"id":"`...), id...), `","status":"succeeded"}`...)
 	return statusCreated, body, nil
+}
+
+// chargeIDs are the ids of the first charges, ch_1 to ch_10 (a run of
+// the model charges at most once an attempt), made once rather than on
+// every charge.
+var chargeIDs = sim.Names("ch_", MaxAttempts)
+
+// chargeName is the id of the ledger's nth charge: ch_1, ch_2, ...
+func chargeName(n int) string {
+	if n <= len(chargeIDs) {
+		return chargeIDs[n-1]
+	}
+	return "ch_" + strconv.Itoa(n)
 }
 
 // refuse answers a keyed request the protocol could not take: a bad key or
