@@ -33,8 +33,9 @@ REASONS = {201: "Created", 400: "Bad Request", 409: "Conflict",
            422: "Unprocessable Content", 500: "Internal Server Error"}
 
 
-def fingerprint(body):
-    canonical = json.dumps(json.loads(body), sort_keys=True, separators=(",", ":"))
+def fingerprint(payment):
+    """The hex SHA-256 of the payment's canonical JSON: members sorted, no spaces."""
+    canonical = json.dumps(payment, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
@@ -51,8 +52,8 @@ class Server:
         self.ledger = []
         self.keys = {}  # (account, key) -> {"fingerprint", "status", "body"}
 
-    def charge(self, key, body, attempt):
-        amount = json.loads(body)["amount"]
+    def charge(self, key, payment, attempt):
+        amount = payment["amount"]
         cid = "ch_%d" % (len(self.ledger) + 1)
         self.ledger.append({"id": cid, "amount": amount, "key": key, "attempt": attempt,
                             "at": self.model.now})
@@ -60,14 +61,17 @@ class Server:
         return 201, json.dumps({"amount": amount, "id": cid, "status": "succeeded"}, separators=(",", ":"))
 
     def pay(self, key, body, attempt):
+        # The body is read once, as the engine's server reads it: the
+        # charge and the fingerprint both come from that reading.
+        payment = json.loads(body)
         replayed = False
         if not key:
-            status, answer = self.charge(key, body, attempt)
+            status, answer = self.charge(key, payment, attempt)
         else:
-            fp = fingerprint(body)
+            fp = fingerprint(payment)
             saved = self.keys.get((ACCOUNT, key))
             if saved is None:
-                status, answer = self.charge(key, body, attempt)
+                status, answer = self.charge(key, payment, attempt)
                 self.keys[(ACCOUNT, key)] = {"fingerprint": fp, "status": status, "body": answer}
             elif saved["fingerprint"] != fp:
                 status, answer = 422, json.dumps({"error": "key reused with another body"})

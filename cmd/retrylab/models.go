@@ -187,7 +187,7 @@ var models = []model{
 			}
 			rows := [][2]string{{"outcome", res.Outcome}}
 			for _, st := range saga.Steps {
-				e := res.Effects[st]
+				e := res.Effects.Of(st)
 				rows = append(rows, [2]string{string(st), strconv.Itoa(e.Done) + " done, " + strconv.Itoa(e.Undone) + " undone"})
 			}
 			rows = append(rows, [2]string{"left in place", strconv.Itoa(res.Stray)})

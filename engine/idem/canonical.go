@@ -40,6 +40,12 @@ func Fingerprint(body []byte) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	return fingerprintCanonical(c), nil
+}
+
+// fingerprintCanonical is the fingerprint of a body in canonical form:
+// the hex SHA-256 of its bytes as they are.
+func fingerprintCanonical(c []byte) string {
 	sum := sum256(c)
 	const hexdigits = "0123456789abcdef"
 	var h [2 * len(sum)]byte
@@ -47,5 +53,5 @@ func Fingerprint(body []byte) (string, error) {
 		h[2*i] = hexdigits[b>>4]
 		h[2*i+1] = hexdigits[b&0x0f]
 	}
-	return string(h[:]), nil
+	return string(h[:])
 }

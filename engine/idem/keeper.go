@@ -259,16 +259,44 @@ type Keeper struct {
 // the store's, or ErrNotHeld if the claim was lost while work ran (the
 // response was not saved).
 func (k *Keeper) Do(ctx context.Context, account, key string, body []byte, work Work) (Response, error) {
-	if err := CheckKey(key); err != nil {
+	if err := k.check(key); err != nil {
 		return Response{}, err
-	}
-	if k.Store == nil || k.Clock == nil {
-		return Response{}, errors.New("idem: Keeper needs a Store and a Clock")
 	}
 	fp, err := Fingerprint(body)
 	if err != nil {
 		return Response{}, err
 	}
+	return k.do(ctx, account, key, fp, work)
+}
+
+// DoCanonical is Do for a body that its caller has read already and
+// gives in canonical form, as Canonical writes it (a payment server's
+// ledger.PaymentRequest.Canonical): the fingerprint is the hash of those
+// bytes as they are, without reading them again. Bytes that are not in
+// canonical form are not refused, but two bodies meaning the same request
+// could then have two fingerprints, and a retry be answered 422 where Do
+// would replay it.
+func (k *Keeper) DoCanonical(ctx context.Context, account, key string, canonical []byte, work Work) (Response, error) {
+	if err := k.check(key); err != nil {
+		return Response{}, err
+	}
+	return k.do(ctx, account, key, fingerprintCanonical(canonical), work)
+}
+
+// check refuses a key CheckKey refuses, and a Keeper without its Store
+// or Clock.
+func (k *Keeper) check(key string) error {
+	if err := CheckKey(key); err != nil {
+		return err
+	}
+	if k.Store == nil || k.Clock == nil {
+		return errors.New("idem: Keeper needs a Store and a Clock")
+	}
+	return nil
+}
+
+// do is Do once the body's fingerprint is known.
+func (k *Keeper) do(ctx context.Context, account, key, fp string, work Work) (Response, error) {
 	now := k.Clock.Now()
 	lease, ttl := k.Lease, k.TTL
 	if lease <= 0 {

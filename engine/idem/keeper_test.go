@@ -496,3 +496,30 @@ func TestMemoryStoreAccountShare(t *testing.T) {
 		t.Fatalf("another account's first key: %v", err)
 	}
 }
+
+// DoCanonical takes a body in canonical form as it is, and gives it the
+// fingerprint Do gives any body meaning the same request: a request made
+// with Do is replayed to a retry made with DoCanonical, another amount is
+// refused, and the key is still scoped to its account.
+func TestKeeperDoCanonicalIsDo(t *testing.T) {
+	f := newFixture()
+	canonical := func(account, key, body string) Response {
+		t.Helper()
+		r, err := f.k.DoCanonical(context.Background(), account, key, []byte(body), f.work)
+		if err != nil {
+			t.Fatalf("DoCanonical(%s, %s, %s): %v", account, key, body, err)
+		}
+		return r
+	}
+	expect(t, f.do(t, "acct_1", "k_1", reordered), Executed, 201, `{"id":"ch_1"}`)
+	expect(t, canonical("acct_1", "k_1", body2500), Replayed, 201, `{"id":"ch_1"}`)
+	expect(t, canonical("acct_1", "k_1", body9900), Mismatch, 422, "")
+	expect(t, canonical("acct_2", "k_1", body9900), Executed, 201, `{"id":"ch_2"}`)
+	expect(t, f.do(t, "acct_2", "k_1", body9900), Replayed, 201, `{"id":"ch_2"}`)
+	if f.runs != 2 {
+		t.Fatalf("work ran %d times, want 2", f.runs)
+	}
+	if _, err := f.k.DoCanonical(context.Background(), "acct_1", "", []byte(body2500), f.work); !errors.Is(err, ErrMissingKey) {
+		t.Fatalf("DoCanonical without a key: %v, want ErrMissingKey", err)
+	}
+}

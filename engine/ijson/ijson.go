@@ -271,7 +271,6 @@ type parser struct {
 	items   []Value
 	offsets []int
 	keys    int
-	sorting members
 }
 
 // count fills in counts, deepest, items and offsets: each array and object has as
@@ -281,11 +280,19 @@ type parser struct {
 func (p *parser) count() {
 	// At most this many arrays and objects (brackets in strings count
 	// too): the lists below are made once, at their largest.
+	// Counts and offsets share one allocation: a text that is JSON has
+	// at most as many keys as colons.
 	most := strings.Count(p.in, "[") + strings.Count(p.in, "{")
-	p.counts = make([]int, 0, most)
+	ints := make([]int, most+strings.Count(p.in, ":"))
+	p.counts = ints[:0:most]
 	// open are the arrays and objects open, innermost last: the index in
-	// counts of an array, its complement (^index) for an object.
-	open := make([]int, 0, most)
+	// counts of an array, its complement (^index) for an object. A text
+	// with few arrays and objects keeps them in short, on the stack.
+	var short [8]int
+	open := short[:0]
+	if most > len(short) {
+		open = make([]int, 0, most)
+	}
 	values, keys := 0, 0
 	// innermost is the index in counts of the innermost one open.
 	innermost := func() int {
@@ -336,7 +343,11 @@ func (p *parser) count() {
 		}
 	}
 	p.items = make([]Value, values)
-	p.offsets = make([]int, keys)
+	p.offsets = ints[most:]
+	if keys > len(p.offsets) { // a text that is not JSON, counted wrong
+		p.offsets = make([]int, keys)
+	}
+	p.offsets = p.offsets[:keys]
 }
 
 // take returns a frame for the next array or object to open, with its
@@ -379,7 +390,11 @@ func (p *parser) skipSpace() {
 // nesting MaxDepth deep is read in any WebAssembly host (V8's stack is 984
 // KB unless its embedder says otherwise).
 func (p *parser) value() (Value, error) {
-	open := make([]frame, 0, min(p.deepest, MaxDepth)) // innermost last
+	var short [8]frame
+	open := short[:0] // innermost last; on the heap only when deeper than short
+	if p.deepest > len(short) {
+		open = make([]frame, 0, min(p.deepest, MaxDepth))
+	}
 	for {
 		// Read a value, or open an array or object and go on with its
 		// first element or member.
@@ -515,11 +530,12 @@ func (p *parser) close(f *frame) (Value, error) {
 	}
 	offsets := p.offsets[f.first : f.first+len(f.items)/2]
 	// The stable sort keeps equal keys in text order, so that of several
-	// repeated keys the one repeated first is reported.
-	ms := &p.sorting // kept in the parser, so that sorting allocates nothing
-	*ms = members{f.items, offsets}
-	if !sort.IsSorted(ms) {
-		sort.Stable(ms)
+	// repeated keys the one repeated first is reported. An object
+	// written in order, as most are, is not handed to sort, whose
+	// interface would take the members to the heap.
+	ms := members{f.items, offsets}
+	if !ms.sorted() {
+		sort.Stable(&members{f.items, offsets})
 	}
 	dup := -1
 	for i := 1; i < ms.Len(); i++ {
@@ -540,7 +556,18 @@ type members struct {
 	offsets []int
 }
 
-func (m *members) key(i int) string   { return m.items[2*i].text }
+func (m *members) key(i int) string { return m.items[2*i].text }
+
+// sorted is sort.IsSorted(m), written out so that m stays on the stack.
+func (m *members) sorted() bool {
+	for i := 1; i < m.Len(); i++ {
+		if m.Less(i, i-1) {
+			return false
+		}
+	}
+	return true
+}
+
 func (m *members) Len() int           { return len(m.offsets) }
 func (m *members) Less(i, j int) bool { return m.key(i) < m.key(j) }
 func (m *members) Swap(i, j int) {

@@ -39,6 +39,15 @@ type Result struct {
 // Tick is the virtual time between two steps of the story.
 const Tick = 100 * time.Millisecond
 
+// MaxOrders bounds Orders: five rows are enough to show the relay
+// publishing in order and the crash repeating only the row it left
+// unmarked.
+const MaxOrders = 5
+
+// eventIDs are the outbox rows' ids, evt_1 to evt_5: order i's is
+// eventIDs[i-1], made once rather than on every run.
+var eventIDs = sim.Names("evt_", MaxOrders)
+
 // Run plays the orders, the relay (which restarts once if it crashes) and
 // the consumer, in that order. With the defaults the relay publishes evt_1,
 // crashes before marking it, restarts, finds it unmarked and publishes it
@@ -60,17 +69,17 @@ func Run(p Params) (Result, error) {
 		s.Record(e)
 	}
 	// The outbox's rows, one per order: ids[i] and sent[i]. The broker
-	// holds rows by index.
-	ids := sim.Names("evt_", p.Orders)
-	flags := make([]bool, 2*p.Orders)
-	sent, inbox := flags[:p.Orders], flags[p.Orders:] // inbox: the ids the consumer has seen
+	// holds rows by index: each row once, and the crashed one again.
+	ids := eventIDs[:p.Orders]
+	var sent, inbox [MaxOrders]bool // inbox: the ids the consumer has seen
 	for i, evt := range ids {
 		res.Orders++
 		res.Events++
 		record(sim.Event{Kind: Commit, Lane: "app", Ref: evt, N: i + 1})
 	}
 
-	broker := make([]int, 0, p.Orders+1)
+	var onBroker [MaxOrders + 1]int
+	broker := onBroker[:0]
 	crashed := false
 	for pass := 1; ; pass++ {
 		if pass > 1 {

@@ -13,7 +13,7 @@ var Schema = param.Schema{
 		Help: "the relay crashes once: after publishing the first event, before marking it sent"},
 	{Name: "inbox", Label: "Consumer inbox", Kind: param.Bool, Default: "on",
 		Help: "the consumer records event ids and skips the ones it has seen"},
-	{Name: "orders", Label: "Orders", Kind: param.Int, Default: "1", Min: 1, Max: 5,
+	{Name: "orders", Label: "Orders", Kind: param.Int, Default: "1", Min: 1, Max: MaxOrders,
 		Help: "orders placed, each with its event (at most 5)"},
 }
 

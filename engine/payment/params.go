@@ -108,6 +108,12 @@ func (p Params) Raw() map[string]string {
 // Validate checks every parameter against Schema; the error is a
 // *param.Error naming the parameter, the value and what is allowed.
 func (p Params) Validate() error {
-	return Schema.CheckFields(p.Raw, param.Word(p.Keys), param.Words(param.Strings(p.Faults)),
+	// The faults as words, on the stack unless there are too many.
+	var words [MaxFaults]string
+	faults := words[:0]
+	for _, f := range p.Faults {
+		faults = append(faults, string(f))
+	}
+	return Schema.CheckFields(p.Raw, param.Word(p.Keys), param.Words(faults),
 		param.Num(float64(p.Attempts)), param.Num(float64(p.Amount)))
 }

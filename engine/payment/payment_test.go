@@ -352,3 +352,38 @@ func joinFaults(fs []Fault) string {
 	}
 	return strings.Join(s, ",")
 }
+
+// The trace is reserved once at mostEvents, which is exact: for every
+// run of up to four attempts, whatever the faults and the keys, the run
+// records that many events, so it neither grows the trace nor reserves
+// room it never uses.
+func TestTraceIsReservedExactly(t *testing.T) {
+	faults := []Fault{OK, LoseRequest, LoseResponse}
+	for attempts := 1; attempts <= 4; attempts++ {
+		for _, keys := range []Keys{KeysOff, KeysPerIntent, KeysPerAttempt} {
+			// Every list of attempts faults, as a number in base 3.
+			for code := 0; code < pow(len(faults), attempts); code++ {
+				p := Defaults()
+				p.Keys, p.Attempts, p.Faults = keys, attempts, nil
+				for c := code; len(p.Faults) < attempts; c /= len(faults) {
+					p.Faults = append(p.Faults, faults[c%len(faults)])
+				}
+				res, err := Run(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want := mostEvents(p); len(res.Trace) != want {
+					t.Errorf("keys %s, faults %v: %d events, want %d", keys, p.Faults, len(res.Trace), want)
+				}
+			}
+		}
+	}
+}
+
+func pow(b, n int) int {
+	r := 1
+	for range n {
+		r *= b
+	}
+	return r
+}

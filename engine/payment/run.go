@@ -50,15 +50,13 @@ func Run(p Params) (Result, error) {
 	}
 	// The client, its simulation, its server and its attempts' flights
 	// are allocated together, once.
-	c := &client{p: p, res: Result{Params: p}, flights: make([]flight, p.Attempts),
-		body: []byte(`{"amount":` + strconv.FormatInt(p.Amount, 10) + `,"currency":"usd"}`)}
-	// Room for the most events the attempts make (the attempt, a loss or
-	// the server's two, the answer's fate and the timeout) and the give-up,
-	// so the trace is allocated once rather than copied as it grows.
-	// The queue holds at most an attempt's timeout and its message in
-	// flight. Each attempt reaches the server once at most, so charges
-	// at most once.
-	c.s.Reserve(5*p.Attempts+1, 2)
+	c := &client{p: p, res: Result{Params: p}, flights: make([]flight, p.Attempts)}
+	c.body = append(strconv.AppendInt(append(c.bodyBuf[:0], `{"amount":`...), p.Amount, 10), `,"currency":"usd"}`...)
+	// Room for the most events the run makes (mostEvents), so the trace
+	// is allocated once rather than copied as it grows. The queue holds
+	// at most an attempt's timeout and its message in flight. Each
+	// attempt reaches the server once at most, so charges at most once.
+	c.s.Reserve(mostEvents(p), 2)
 	c.srv = Server{sim: &c.s, ledger: make([]Charge, 0, p.Attempts)}
 	c.attempt(1)
 	c.s.Run()
@@ -73,8 +71,13 @@ type client struct {
 	srv     Server
 	flights []flight // attempt n's is flights[n-1]
 	res     Result
-	body    []byte
+	body    []byte // the payment every attempt sends, in bodyBuf
+	bodyBuf [len(`{"amount":99999999,"currency":"usd"}`)]byte
 }
+
+// attemptKeys are the keys of a client with a key per attempt, k_1 to
+// k_10, made once rather than on every run.
+var attemptKeys = sim.Names("k_", MaxAttempts)
 
 // key is the Idempotency-Key of attempt n.
 func (c *client) key(n int) string {
@@ -82,17 +85,39 @@ func (c *client) key(n int) string {
 	case KeysPerIntent:
 		return "k_1" // made once, before the first attempt
 	case KeysPerAttempt:
-		return "k_" + strconv.Itoa(n)
+		return attemptKeys[n-1] // n <= Attempts <= MaxAttempts
 	}
 	return ""
 }
 
 // fault is what the network does to attempt n.
-func (c *client) fault(n int) Fault {
-	if n <= len(c.p.Faults) {
-		return c.p.Faults[n-1]
+func (p *Params) fault(n int) Fault {
+	if n <= len(p.Faults) {
+		return p.Faults[n-1]
 	}
 	return OK
+}
+
+// mostEvents is the most events a run of p records, attempt by attempt
+// as the faults go: an attempt whose request is lost records 3 (the
+// attempt, the loss, the timeout); one whose answer is lost 5 (the
+// attempt, the server's work and its response, the loss, the timeout);
+// one that goes through at most 4 (the attempt, the server's two, the
+// receipt), and the client, answered within its timeout (Latency + Work
+// + Latency), stops there. A client that gives up records that too.
+func mostEvents(p Params) int {
+	n := 0
+	for a := 1; a <= p.Attempts; a++ {
+		switch p.fault(a) {
+		case OK:
+			return n + 4
+		case LoseRequest:
+			n += 3
+		default:
+			n += 5
+		}
+	}
+	return n + 1
 }
 
 // attempt sends attempt n and schedules its fate: the request's trip, the
@@ -102,7 +127,7 @@ func (c *client) attempt(n int) {
 	c.s.Record(sim.Event{Kind: EvAttempt, Lane: "client", To: "server", N: n, Ref: key})
 	c.res.Attempts = n
 	f := &c.flights[n-1]
-	*f = flight{c: c, n: n, req: Request{Account: Account, Key: key, Body: c.body, Attempt: n}, fault: c.fault(n)}
+	*f = flight{c: c, n: n, req: Request{Account: Account, Key: key, Body: c.body, Attempt: n}, fault: c.p.fault(n)}
 	f.timer.f = f
 	c.s.Schedule(c.s.Now()+Latency, f)
 	c.s.Schedule(c.s.Now()+Timeout, &f.timer)

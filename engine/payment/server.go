@@ -86,21 +86,8 @@ const (
 // Pay handles one request at the current virtual time. It records "charge",
 // "replay" or "reject" as they happen, then "response" (to the client).
 func (srv *Server) Pay(r Request) Reply {
-	var rep Reply
 	srv.made = ""
-	if r.Key == "" {
-		status, body, _ := srv.charge(r)
-		rep = Reply{Status: status, Body: body}
-	} else {
-		resp, err := srv.keyed().Do(context.Background(), r.Account, r.Key, r.Body,
-			func(context.Context, *idem.Claim) (int, []byte, error) { return srv.charge(r) })
-		if err != nil {
-			rep = srv.refuse(r, err)
-		} else {
-			rep = Reply{Status: resp.Status, Body: resp.Body, Replayed: resp.Outcome == idem.Replayed}
-			rep.ChargeID = srv.recordOutcome(r, resp)
-		}
-	}
+	rep := srv.answer(r)
 	switch {
 	case rep.Replayed:
 		// Set by recordOutcome.
@@ -110,6 +97,34 @@ func (srv *Server) Pay(r Request) Reply {
 		rep.ChargeID = chargeID(rep.Body)
 	}
 	srv.sim.Record(sim.Event{Kind: EvResponse, Lane: "server", To: "client", N: rep.Status, Ref: rep.ChargeID, OK: rep.Replayed})
+	return rep
+}
+
+// answer reads the request as the sandbox API does, its key first, then
+// the payment (ledger.ParsePayment, once), and answers it: without a key
+// by charging; with one through the idempotency-key protocol, whose
+// fingerprint is that of the payment in canonical form.
+func (srv *Server) answer(r Request) Reply {
+	if r.Key != "" {
+		if err := idem.CheckKey(r.Key); err != nil {
+			return srv.refuse(r, err)
+		}
+	}
+	req, err := ledger.ParsePayment(r.Body)
+	if err != nil {
+		srv.rejectBadRequest(err)
+		return Reply{Status: statusBadRequest, Body: errorBody(err.Error())}
+	}
+	if r.Key == "" {
+		return Reply{Status: statusCreated, Body: srv.charge(r, req)}
+	}
+	resp, err := srv.keyed().DoCanonical(context.Background(), r.Account, r.Key, req.Canonical(),
+		func(context.Context, *idem.Claim) (int, []byte, error) { return statusCreated, srv.charge(r, req), nil })
+	if err != nil {
+		return srv.refuse(r, err)
+	}
+	rep := Reply{Status: resp.Status, Body: resp.Body, Replayed: resp.Outcome == idem.Replayed}
+	rep.ChargeID = srv.recordOutcome(r, resp)
 	return rep
 }
 
@@ -129,34 +144,37 @@ func (srv *Server) recordOutcome(r Request, resp idem.Response) (replayed string
 	return replayed
 }
 
-// charge is the server's work: read the payment (ledger.ParsePayment, the
-// sandbox API's own step, with its limits), take the money, answer 201. A
-// body that is not a payment is refused before anything happens.
-func (srv *Server) charge(r Request) (int, []byte, error) {
-	req, err := ledger.ParsePayment(r.Body)
-	if err != nil {
-		if r.Key == "" {
-			srv.rejectBadRequest(err)
-		}
-		return statusBadRequest, errorBody(err.Error()), idem.NothingHappened(err)
-	}
+// charge is the server's work for a payment read and checked: take the
+// money, and return the body of its 201.
+func (srv *Server) charge(r Request, req ledger.PaymentRequest) []byte {
 	amount := req.Amount
-	id := "ch_" + strconv.Itoa(len(srv.ledger)+1)
+	id := chargeName(len(srv.ledger) + 1)
 	srv.ledger = append(srv.ledger, Charge{ID: id, Amount: amount, Key: r.Key, Attempt: r.Attempt, At: srv.sim.Now()})
 	srv.made = id
 	srv.sim.Record(sim.Event{Kind: EvCharge, Lane: "server", Ref: id, Amount: amount})
 	body := make([]byte, 0, len(`{"amount":,"id":"","status":"succeeded"}`)+20+len(id))
 	body = strconv.AppendInt(append(body, `{"amount":`...), amount, 10)
 	body = append(append(append(body, `,"id":"`...), id...), `","status":"succeeded"}`...)
-	return statusCreated, body, nil
+	return body
 }
 
-// refuse answers a keyed request the protocol could not take: a bad key or
-// body is the client's fault (400), anything else the server's (500).
+// chargeIDs are the ids of the first charges, ch_1 to ch_10 (a run of
+// the model charges at most once an attempt), made once rather than on
+// every charge.
+var chargeIDs = sim.Names("ch_", MaxAttempts)
+
+// chargeName is the id of the ledger's nth charge: ch_1, ch_2, ...
+func chargeName(n int) string {
+	if n <= len(chargeIDs) {
+		return chargeIDs[n-1]
+	}
+	return "ch_" + strconv.Itoa(n)
+}
+
+// refuse answers a keyed request the protocol could not take: a bad key
+// is the client's fault (400), anything else the server's (500).
 func (srv *Server) refuse(r Request, err error) Reply {
-	if _, syntax := errors.AsType[*idem.SyntaxError](err); syntax || errors.Is(err, idem.ErrNothingHappened) ||
-		errors.Is(err, idem.ErrMissingKey) || errors.Is(err, idem.ErrKeyTooLong) ||
-		errors.Is(err, idem.ErrKeyNotPrintable) {
+	if errors.Is(err, idem.ErrMissingKey) || errors.Is(err, idem.ErrKeyTooLong) || errors.Is(err, idem.ErrKeyNotPrintable) {
 		srv.rejectBadRequest(err)
 		return Reply{Status: statusBadRequest, Body: errorBody(err.Error())}
 	}

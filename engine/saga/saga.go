@@ -7,6 +7,7 @@
 package saga
 
 import (
+	"strconv"
 	"time"
 
 	"github.com/retrylab/retrylab/engine/sim"
@@ -44,13 +45,44 @@ type Effect struct {
 
 // Summary is what a run comes to.
 type Summary struct {
-	Outcome string          `json:"outcome"` // "completed" or "compensated"
-	Charges int             `json:"charges"` // the card's charges
-	Undos   int             `json:"undos"`   // the card's refunds
-	Effects map[Step]Effect `json:"effects"` // per step, at its service
-	Stray   int             `json:"stray"`   // effects a compensated saga left in place: 0 when it cleaned up
-	Calls   int             `json:"calls"`   // calls to the services, replays included
-	Crashes int             `json:"crashes"`
+	Outcome string  `json:"outcome"` // "completed" or "compensated"
+	Charges int     `json:"charges"` // the card's charges
+	Undos   int     `json:"undos"`   // the card's refunds
+	Effects Effects `json:"effects"` // per step, at its service
+	Stray   int     `json:"stray"`   // effects a compensated saga left in place: 0 when it cleaned up
+	Calls   int     `json:"calls"`   // calls to the services, replays included
+	Crashes int     `json:"crashes"`
+}
+
+// Effects are what each step's service did, in the order of Steps: an
+// array rather than a map, which would cost a run two allocations.
+type Effects [len(steps)]Effect
+
+// Of is the effects of step st at its service; none for a step that is
+// not one of Steps.
+func (e *Effects) Of(st Step) Effect {
+	for i, s := range steps {
+		if s == st {
+			return e[i]
+		}
+	}
+	return Effect{}
+}
+
+// MarshalJSON writes the effects as an object keyed by step, as
+// encoding/json writes a map of them: {"charge":{"done":1,"undone":1},...}
+// (Steps are in the order of their names).
+func (e Effects) MarshalJSON() ([]byte, error) {
+	b := []byte{'{'}
+	for i, st := range steps {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(append(append(b, '"'), st...), `":{"done":`...)
+		b = append(strconv.AppendInt(b, int64(e[i].Done), 10), `,"undone":`...)
+		b = append(strconv.AppendInt(b, int64(e[i].Undone), 10), '}')
+	}
+	return append(b, '}'), nil
 }
 
 // Result is a run's summary and its trace, in lanes "runner", "log",
@@ -187,15 +219,15 @@ func Run(p Params) (Result, error) {
 			}
 		}
 	}
-	res.Effects = make(map[Step]Effect, len(steps))
-	for i, st := range steps {
+	for i := range steps {
 		e := services[i].effect
-		res.Effects[st] = e
+		res.Effects[i] = e
 		if failed != "" {
 			res.Stray += e.Done - e.Undone
 		}
 	}
-	res.Charges, res.Undos = res.Effects[Charge].Done, res.Effects[Charge].Undone
+	card := res.Effects.Of(Charge)
+	res.Charges, res.Undos = card.Done, card.Undone
 	res.Trace = s.Trace
 	return res, nil
 }

@@ -1,7 +1,9 @@
 package saga
 
 import (
+	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/retrylab/retrylab/engine/param"
@@ -19,7 +21,7 @@ func TestFigure(t *testing.T) {
 	if res.Charges != 1 || res.Undos != 1 || res.Outcome != "compensated" || res.Stray != 0 {
 		t.Fatalf("%+v; want 1 charge, 1 undo, compensated, nothing stray", res.Summary)
 	}
-	if f := res.Effects[Flight]; f != (Effect{Done: 1, Undone: 1}) || res.Effects[Hotel] != (Effect{}) {
+	if f := res.Effects.Of(Flight); f != (Effect{Done: 1, Undone: 1}) || res.Effects.Of(Hotel) != (Effect{}) {
 		t.Fatalf("effects %v", res.Effects)
 	}
 	// The flight was called twice, the second time replayed, and the undo
@@ -41,7 +43,7 @@ func TestWithoutKeysTheResumeBooksTwice(t *testing.T) {
 	p := Defaults()
 	p.Keys = false
 	res, _ := Run(p)
-	if f := res.Effects[Flight]; f.Done != 2 || f.Undone != 1 || res.Stray != 1 || res.Charges != 1 || res.Undos != 1 {
+	if f := res.Effects.Of(Flight); f.Done != 2 || f.Undone != 1 || res.Stray != 1 || res.Charges != 1 || res.Undos != 1 {
 		t.Fatalf("%+v; want 2 flights, 1 cancelled, 1 stray, card 1 and 1", res.Summary)
 	}
 	p.CrashAfter = Charge
@@ -113,5 +115,31 @@ func BenchmarkSaga(b *testing.B) {
 		if _, err := Run(p); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// The summary's effects are written as JSON as the map they replace was:
+// an object keyed by step, which the CLI's --json prints.
+func TestEffectsAsJSON(t *testing.T) {
+	p := Defaults()
+	p.Keys = false
+	res, err := Run(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	asMap := map[Step]Effect{}
+	for _, st := range Steps {
+		asMap[st] = res.Effects.Of(st)
+	}
+	got, err := json.Marshal(res.Summary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := json.Marshal(asMap)
+	if !strings.Contains(string(got), `"effects":`+string(want)+",") {
+		t.Fatalf("summary %s, want effects %s", got, want)
+	}
+	if e := res.Effects.Of(Step("boat")); e != (Effect{}) {
+		t.Fatalf("effects of a step the saga has not: %+v", e)
 	}
 }

@@ -145,7 +145,7 @@ func (r *sagaRun) verdict() string {
 	}
 	text += ". The card saw " + Count(s.Charges, "charge") + " and " + Count(s.Undos, "refund") + "."
 	for _, st := range saga.Steps {
-		if e := s.Effects[st]; e.Done > 1 {
+		if e := s.Effects.Of(st); e.Done > 1 {
 			text += " The " + sagaLanes[string(st)] + " made " + Count(e.Done, sagaWords[st][0]) +
 				": without a key, the call repeated after the crash was a new one."
 		}

@@ -57,37 +57,44 @@ func ParsePayment(body []byte) (PaymentRequest, error) {
 	if v.Kind() != ijson.Object {
 		return PaymentRequest{}, errors.New(`the body must be a JSON object like {"amount":2500,"currency":"usd"}`)
 	}
-	var amount, currency []byte
+	var amount, currency ijson.Value
+	var hasAmount, hasCurrency bool
 	for name, value := range v.Members() {
 		switch name {
 		case "amount":
-			amount = value.Append(nil)
+			amount, hasAmount = value, true
 		case "currency":
-			currency = value.Append(nil)
+			currency, hasCurrency = value, true
 		default:
 			return PaymentRequest{}, errors.New("unknown member " + string(ijson.AppendString(nil, name)) + ` (a payment has "amount" and "currency")`)
 		}
 	}
 	var req PaymentRequest
 	var ok bool
-	if amount == nil {
+	if !hasAmount {
 		return PaymentRequest{}, errors.New(`"amount" is missing: a whole number of cents, like 2500`)
 	}
-	if req.Amount, ok = wholeNumber(amount); !ok || req.Amount > MaxAmount {
-		return PaymentRequest{}, errors.New(`"amount" is ` + idem.Excerpt(string(amount)) + ": want a whole number from 1 to " + strconv.Itoa(MaxAmount) + ", in cents, like 2500")
+	if amount.Kind() == ijson.Number {
+		req.Amount, ok = wholeNumber(amount.Text())
 	}
-	if currency == nil {
+	if !ok || req.Amount > MaxAmount {
+		return PaymentRequest{}, errors.New(`"amount" is ` + quote(amount) + ": want a whole number from 1 to " + strconv.Itoa(MaxAmount) + ", in cents, like 2500")
+	}
+	if !hasCurrency {
 		return PaymentRequest{}, errors.New(`"currency" is missing: three letters, like "usd"`)
 	}
-	if currency[0] != '"' {
-		return PaymentRequest{}, errors.New(`"currency" is ` + idem.Excerpt(string(currency)) + `: want an ISO 4217 code, like "usd"`)
+	if currency.Kind() != ijson.String {
+		return PaymentRequest{}, errors.New(`"currency" is ` + quote(currency) + `: want an ISO 4217 code, like "usd"`)
 	}
-	// A value written back holds every letter as itself: a code is
-	// exactly three bytes between the quotes.
-	if req.Currency, ok = Currency(string(currency[1 : len(currency)-1])); !ok {
-		return PaymentRequest{}, errors.New(`"currency" is ` + idem.Excerpt(string(currency)) + `: not an ISO 4217 currency code (like "usd", "eur" or "jpy")`)
+	if req.Currency, ok = Currency(currency.Text()); !ok {
+		return PaymentRequest{}, errors.New(`"currency" is ` + quote(currency) + `: not an ISO 4217 currency code (like "usd", "eur" or "jpy")`)
 	}
 	return req, nil
+}
+
+// quote is a member's value for an error message: its JSON, cut short.
+func quote(v ijson.Value) string {
+	return idem.Excerpt(string(v.Append(nil)))
 }
 
 // Canonical is the request's canonical JSON: what the key store
@@ -122,12 +129,13 @@ func tooDeep(body []byte, max int) int {
 }
 
 // wholeNumber reads a JSON number written as [1-9][0-9]*, up to 18 digits.
-func wholeNumber(raw []byte) (int64, bool) {
+func wholeNumber(raw string) (int64, bool) {
 	if len(raw) == 0 || len(raw) > 18 || raw[0] < '1' || raw[0] > '9' {
 		return 0, false
 	}
 	var n int64
-	for _, c := range raw {
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
 		if c < '0' || c > '9' {
 			return 0, false
 		}

@@ -29,7 +29,10 @@ func TestParsePayment(t *testing.T) {
 func TestParsePaymentSaysWhatIsWrong(t *testing.T) {
 	for _, tc := range []struct{ body, want string }{
 		{`{"amount":{"x":[1,"],}"]},"currency":"usd"}`, `"amount" is "{\"x\":[1,\"],}\"]}": want a whole number`},
+		{`{"amount":"2500","currency":"usd"}`, `"amount" is "\"2500\"": want a whole number`},
+		{`{"amount":true,"currency":"usd"}`, `"amount" is "true": want a whole number`},
 		{`{"amount":2500,"currency":{"a":"}"}}`, `"currency" is "{\"a\":\"}\"}": want an ISO 4217 code`},
+		{`{"amount":2500,"currency":["usd"]}`, `"currency" is "[\"usd\"]": want an ISO 4217 code`},
 		{`{"amount":2500,"currency":"zzz"}`, `"currency" is "\"zzz\"": not an ISO 4217`},
 		{`{"amount":2500,"currency":"a\",\"b"}`, `"currency" is "\"a\\\",\\\"b\"": not an ISO 4217`},
 		{`{"a":[{"b":","}],"amount":2500,"currency":"usd"}`, `unknown member "a"`},
