@@ -50,8 +50,8 @@ var searchSkip = []string{"a.anchor", ".w-tools", ".w-controls", ".w-player", ".
 // every page only to index none of them. Nothing the index holds is
 // outside it: the title Pagefind records is the article's h1, and the
 // language still comes from <html lang>. On the bench's 1,000 articles it
-// took 1.58 to 1.73 s of CPU instead of 1.68 to 2.04 s (four runs of each,
-// interleaved, load 4), and wrote the same index byte for byte, as it
+// took 1.58 to 1.73 s of user CPU instead of 1.68 to 2.04 s (four runs of
+// each, interleaved, load 4), and wrote the same index byte for byte, as it
 // does for the handbook (TestSearchRootIndexesTheSame).
 const searchRoot = "[data-pagefind-body]"
 
