@@ -51,8 +51,10 @@ var searchSkip = []string{"a.anchor", ".w-tools", ".w-controls", ".w-player", ".
 // outside it: the title Pagefind records is the article's h1, and the
 // language still comes from <html lang>. On the bench's 1,000 articles it
 // took 1.58 to 1.73 s of user CPU instead of 1.68 to 2.04 s (four runs of
-// each, interleaved, load 4), and wrote the same index byte for byte, as it
-// does for the handbook (TestSearchRootIndexesTheSame).
+// each, interleaved, load 4; 1.63 to 2.13 s against 1.95 to 2.20 s in four
+// more at load 8, its system time as noisy as the saving), and wrote the
+// same index byte for byte, as it does for the handbook
+// (TestSearchRootIndexesTheSame).
 const searchRoot = "[data-pagefind-body]"
 
 // pagefindUnused are the files of Pagefind's bundle the site does not
