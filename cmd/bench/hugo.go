@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"time"
 )
 
 // Hugo is the anchor the site generator's speed is judged against: the
@@ -125,35 +124,31 @@ var pagefindBin = filepath.Join("build", "search", "node_modules", ".bin", "page
 
 // pagefind indexes the built site at dir as sitegen's build does (its
 // exclusions name sitegen's markup, which Hugo's pages do not have) and
-// returns its wall time.
-func pagefind(ctx context.Context, root, dir string) (time.Duration, error) {
+// returns the time it took.
+func pagefind(ctx context.Context, root, dir string) (buildTime, error) {
 	bin := filepath.Join(root, pagefindBin)
 	if _, err := os.Stat(bin); err != nil {
-		return 0, fmt.Errorf("no Pagefind at %s (make site installs it)", bin)
+		return buildTime{}, fmt.Errorf("no Pagefind at %s (make site installs it)", bin)
 	}
 	cmd := exec.CommandContext(ctx, bin, "--site", dir, "--output-subdir", "pagefind", "--silent")
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	start := time.Now()
-	err := cmd.Run()
-	took := time.Since(start)
+	took, err := runTimed(cmd)
 	if err != nil {
-		return 0, fmt.Errorf("pagefind --site %s: %v\n%s", dir, err, strings.TrimSpace(out.String()))
+		return buildTime{}, fmt.Errorf("pagefind --site %s: %v\n%s", dir, err, strings.TrimSpace(out.String()))
 	}
 	return took, nil
 }
 
 // hugoBuild runs Hugo on the site at src into the fresh folder out and
-// returns its wall time.
-func hugoBuild(ctx context.Context, bin, src, out string) (time.Duration, error) {
+// returns the time it took.
+func hugoBuild(ctx context.Context, bin, src, out string) (buildTime, error) {
 	cmd := exec.CommandContext(ctx, bin, "--source", src, "--destination", out, "--quiet")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	start := time.Now()
-	err := cmd.Run()
-	took := time.Since(start)
+	took, err := runTimed(cmd)
 	if err != nil {
-		return 0, fmt.Errorf("hugo --source %s: %v\n%s", src, err, strings.TrimSpace(stderr.String()))
+		return buildTime{}, fmt.Errorf("hugo --source %s: %v\n%s", src, err, strings.TrimSpace(stderr.String()))
 	}
 	return took, nil
 }

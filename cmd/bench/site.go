@@ -44,6 +44,12 @@ func buildSitegen(ctx context.Context, root, dir string) (*sitegen, error) {
 // time and the summary line it printed. quick leaves out the module's
 // brotli copy (see sitegen's -quick).
 func (s *sitegen) build(ctx context.Context, content, out string, quick bool) (time.Duration, string, error) {
+	took, summary, err := s.run(ctx, content, out, quick)
+	return took.Wall, summary, err
+}
+
+// run is build, with the build's CPU time as well as its wall time.
+func (s *sitegen) run(ctx context.Context, content, out string, quick bool) (buildTime, string, error) {
 	args := []string{"build", "-out", out, "-quick=" + strconv.FormatBool(quick)}
 	if content != "" {
 		args = append(args, "-content", content)
@@ -52,13 +58,28 @@ func (s *sitegen) build(ctx context.Context, content, out string, quick bool) (t
 	cmd.Dir = s.root
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	start := time.Now()
-	err := cmd.Run()
-	took := time.Since(start)
+	took, err := runTimed(cmd)
 	if err != nil {
-		return 0, "", fmt.Errorf("sitegen build -out %s: %v\n%s", out, err, strings.TrimSpace(stderr.String()))
+		return buildTime{}, "", fmt.Errorf("sitegen build -out %s: %v\n%s", out, err, strings.TrimSpace(stderr.String()))
 	}
 	return took, strings.TrimSpace(stdout.String()), nil
+}
+
+// buildTime is what a build took: wall time, and CPU time, user and
+// system, of the command and of every process it waited for (sitegen's
+// Pagefind and go command among them). On a shared machine the CPU time
+// moves much less with the load than the wall time does.
+type buildTime struct{ Wall, CPU time.Duration }
+
+// runTimed runs cmd and returns its buildTime.
+func runTimed(cmd *exec.Cmd) (buildTime, error) {
+	start := time.Now()
+	err := cmd.Run()
+	t := buildTime{Wall: time.Since(start)}
+	if cmd.ProcessState != nil {
+		t.CPU = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	}
+	return t, err
 }
 
 // preview is a running `sitegen preview`.
