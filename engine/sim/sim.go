@@ -27,9 +27,17 @@ type Sim struct {
 
 // New returns a simulation at virtual time 0 whose randomness comes from seed.
 func New(seed uint64) *Sim {
-	s := &Sim{rand: seeded(seed)}
-	s.Rand = &s.rand
+	s := new(Sim)
+	s.Seed(seed)
 	return s
+}
+
+// Seed makes s's randomness come from seed, as New does: a model that
+// keeps its Sim as a value in its own state seeds it there, without an
+// allocation of its own.
+func (s *Sim) Seed(seed uint64) {
+	s.rand = seeded(seed)
+	s.Rand = &s.rand
 }
 
 // Reserve makes room for events more events in the trace and queued more
@@ -37,7 +45,7 @@ func New(seed uint64) *Sim {
 // allocates each once.
 func (s *Sim) Reserve(events, queued int) {
 	s.Trace = slices.Grow(s.Trace, events)
-	s.queue = slices.Grow(s.queue, queued)
+	s.queue.grow(queued)
 }
 
 // Now is the virtual time since the start of the run.
@@ -68,21 +76,21 @@ func (s *Sim) Schedule(t time.Duration, h Handler) {
 		t = s.now
 	}
 	s.seq++
-	s.queue.push(item{at: t, seq: s.seq, h: h})
+	s.queue.push(t, s.seq, h)
 }
 
 // Pending is the number of scheduled events not yet run.
-func (s *Sim) Pending() int { return len(s.queue) }
+func (s *Sim) Pending() int { return len(s.queue.heap) }
 
 // Step runs the earliest scheduled event, advancing the clock to its time.
 // It reports false when nothing is scheduled.
 func (s *Sim) Step() bool {
-	if len(s.queue) == 0 {
+	if len(s.queue.heap) == 0 {
 		return false
 	}
-	it := s.queue.pop()
-	s.now = it.at
-	it.h.Handle()
+	at, h := s.queue.pop()
+	s.now = at
+	h.Handle()
 	return true
 }
 
@@ -95,7 +103,7 @@ func (s *Sim) Run() {
 // RunUntil runs every event scheduled at or before t, then sets the clock to
 // t. Events after t stay queued.
 func (s *Sim) RunUntil(t time.Duration) {
-	for len(s.queue) > 0 && s.queue[0].at <= t {
+	for len(s.queue.heap) > 0 && s.queue.heap[0].at <= t {
 		s.Step()
 	}
 	if t > s.now {
@@ -109,57 +117,100 @@ func (s *Sim) Record(e Event) {
 	s.Trace = append(s.Trace, e)
 }
 
+// queue is the scheduled handlers, earliest first, then in the order
+// they were scheduled. The heap that orders them holds no pointers: each
+// item names its handler by its slot in handlers. A heap of interfaces
+// would move pointers on every push and pop, each move a write barrier
+// while the collector runs (most of a run's life, for models that
+// allocate their traces as fast as these do), where a handler is here
+// written once when scheduled and once when run.
+type queue struct {
+	heap     []item
+	handlers []slot
+	free     int32 // the first free slot + 1; 0: none, append
+}
+
+// An item is a scheduled handler, by time and then by the order it was
+// scheduled in: seq.
 type item struct {
-	at  time.Duration
-	seq uint64
-	h   Handler
+	at   time.Duration
+	seq  uint64
+	slot int32 // the handler's slot in queue.handlers
 }
 
-// queue is a binary min-heap of items by time, then by the order they
-// were scheduled in: container/heap's algorithm, typed, so that an item
-// is not boxed into an interface (an allocation) on every push and pop.
-type queue []item
+// A slot holds a scheduled handler, or when free the next free slot + 1.
+type slot struct {
+	h    Handler
+	next int32
+}
 
-func (q queue) less(i, j int) bool {
-	if q[i].at != q[j].at {
-		return q[i].at < q[j].at
+// grow makes room for n more scheduled handlers.
+func (q *queue) grow(n int) {
+	q.heap = slices.Grow(q.heap, n)
+	q.handlers = slices.Grow(q.handlers, n)
+}
+
+// less orders the heap: container/heap's algorithm, typed.
+func less(a, b item) bool {
+	if a.at != b.at {
+		return a.at < b.at
 	}
-	return q[i].seq < q[j].seq
+	return a.seq < b.seq
 }
 
-func (q *queue) push(it item) {
-	*q = append(*q, it)
-	h := *q
-	for j := len(h) - 1; j > 0; {
-		i := (j - 1) / 2 // parent
-		if !h.less(j, i) {
+func (q *queue) push(at time.Duration, seq uint64, h Handler) {
+	var i int32
+	if q.free > 0 {
+		i = q.free - 1
+		q.free = q.handlers[i].next
+		q.handlers[i] = slot{h: h}
+	} else {
+		i = int32(len(q.handlers))
+		q.handlers = append(q.handlers, slot{h: h})
+	}
+	it := item{at: at, seq: seq, slot: i}
+	q.heap = append(q.heap, it)
+	hp := q.heap
+	j := len(hp) - 1
+	for j > 0 {
+		p := (j - 1) / 2 // parent
+		if !less(it, hp[p]) {
 			break
 		}
-		h[i], h[j] = h[j], h[i]
-		j = i
+		hp[j] = hp[p]
+		j = p
 	}
+	hp[j] = it
 }
 
-func (q *queue) pop() item {
-	h := *q
-	n := len(h) - 1
-	h[0], h[n] = h[n], h[0]
-	for i := 0; ; {
+// pop removes the earliest item and returns its time and handler.
+func (q *queue) pop() (time.Duration, Handler) {
+	top := q.heap[0]
+	n := len(q.heap) - 1
+	last := q.heap[n]
+	q.heap = q.heap[:n]
+	h := q.heap
+	i := 0
+	for {
 		j := 2*i + 1 // left child
 		if j >= n {
 			break
 		}
-		if r := j + 1; r < n && h.less(r, j) {
+		if r := j + 1; r < n && less(h[r], h[j]) {
 			j = r
 		}
-		if !h.less(j, i) {
+		if !less(h[j], last) {
 			break
 		}
-		h[i], h[j] = h[j], h[i]
+		h[i] = h[j]
 		i = j
 	}
-	it := h[n]
-	h[n] = item{} // drop the handler, for the garbage collector
-	*q = h[:n]
-	return it
+	if n > 0 {
+		h[i] = last
+	}
+	s := &q.handlers[top.slot]
+	handler := s.h
+	*s = slot{next: q.free} // drop the handler, for the garbage collector
+	q.free = top.slot + 1
+	return top.at, handler
 }
