@@ -106,8 +106,8 @@ func Run(p Params, seed uint64) (Result, error) {
 	m := &model{p: p, db: db{unique: p.Strategy != CheckThenInsert, rows: make([]row, 0, p.N+2)}, r: -1}
 	m.s.Seed(seed)
 	// Room for every step of the burst and the two follow-ups, so the
-	// trace is allocated once rather than copied as it grows.
-	m.s.Reserve((p.N+2)*maxSteps, 1)
+	// trace is allocated once, at its size, rather than copied as it grows.
+	m.s.Reserve(p.events(), 1)
 	// The lanes req-1 to req-N, and a payment id for each handler and
 	// follow-up, which is paid once at most.
 	m.names.Grow(sim.NamesLen("req-", p.N) + sim.NamesLen("pay_", p.N+2))
@@ -194,10 +194,25 @@ func (m *model) round(r int) {
 	m.s.Schedule(m.s.Now()+Step, m)
 }
 
-// maxSteps is the most steps a handler takes: a SELECT or a claim,
-// the card's hops, a row or the answer saved, and the answer (a loser of
-// the claim takes three: the claim, a read and the answer).
-const maxSteps = 3 + CardSteps
+// events is the most events a run of p records: as many as it records in
+// lockstep. A charge is CardSteps events (the hops before it, and the
+// charge). Check-then-insert: a SELECT, the charge, the INSERT and the
+// answer for each of the burst (fewer for one that arrives after a row
+// was inserted), then a SELECT that finds the row and the answer for
+// each follow-up. Constraint-after-charge: the charge, the INSERT and
+// the answer for every request, the follow-ups' too. Claim-before-work:
+// the claim, the charge, the saved answer and the answer for the winner;
+// the claim refused, the row read and the answer for the others and the
+// follow-ups.
+func (p Params) events() int {
+	switch p.Strategy {
+	case CheckThenInsert:
+		return (CardSteps+3)*p.N + 2*2
+	case ConstraintAfterCharge:
+		return (CardSteps + 2) * (p.N + 2)
+	}
+	return CardSteps + 3 + 3*(p.N-1+2)
+}
 
 // state is where a handler is in its steps.
 type state int
