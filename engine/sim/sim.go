@@ -80,12 +80,12 @@ func (s *Sim) Schedule(t time.Duration, h Handler) {
 }
 
 // Pending is the number of scheduled events not yet run.
-func (s *Sim) Pending() int { return len(s.queue.heap) }
+func (s *Sim) Pending() int { return s.queue.n }
 
 // Step runs the earliest scheduled event, advancing the clock to its time.
 // It reports false when nothing is scheduled.
 func (s *Sim) Step() bool {
-	if len(s.queue.heap) == 0 {
+	if s.queue.n == 0 {
 		return false
 	}
 	at, h := s.queue.pop()
@@ -103,7 +103,7 @@ func (s *Sim) Run() {
 // RunUntil runs every event scheduled at or before t, then sets the clock to
 // t. Events after t stay queued.
 func (s *Sim) RunUntil(t time.Duration) {
-	for len(s.queue.heap) > 0 && s.queue.heap[0].at <= t {
+	for s.queue.n > 0 && s.queue.e[0].at <= t {
 		s.Step()
 	}
 	if t > s.now {
@@ -118,16 +118,25 @@ func (s *Sim) Record(e Event) {
 }
 
 // queue is the scheduled handlers, earliest first, then in the order
-// they were scheduled. The heap that orders them holds no pointers: each
-// item names its handler by its slot in handlers. A heap of interfaces
-// would move pointers on every push and pop, each move a write barrier
-// while the collector runs (most of a run's life, for models that
-// allocate their traces as fast as these do), where a handler is here
-// written once when scheduled and once when run.
+// they were scheduled: a binary min-heap (container/heap's algorithm,
+// typed) of items that hold no pointers, each naming its handler by a
+// slot. A heap of interfaces would move pointers on every push and pop,
+// each move a write barrier while the collector runs (most of a run's
+// life, for models that allocate their traces as fast as these do); here
+// a handler is written once into its slot when scheduled and taken out
+// when run. The heap and the slots share one array, so that a queue is
+// one allocation: e[i].item is the heap's i-th item, for i < n, and e[j]'s
+// handler is slot j's.
 type queue struct {
-	heap     []item
-	handlers []slot
-	free     int32 // the first free slot + 1; 0: none, append
+	e    []entry
+	n    int   // items in the heap
+	free int32 // the first free slot + 1; 0: none, append one
+}
+
+type entry struct {
+	item         // the heap's item at this index
+	h    Handler // the handler in this slot
+	next int32   // when the slot is free, the next free slot + 1
 }
 
 // An item is a scheduled handler, by time and then by the order it was
@@ -135,22 +144,12 @@ type queue struct {
 type item struct {
 	at   time.Duration
 	seq  uint64
-	slot int32 // the handler's slot in queue.handlers
-}
-
-// A slot holds a scheduled handler, or when free the next free slot + 1.
-type slot struct {
-	h    Handler
-	next int32
+	slot int32 // the handler's slot
 }
 
 // grow makes room for n more scheduled handlers.
-func (q *queue) grow(n int) {
-	q.heap = slices.Grow(q.heap, n)
-	q.handlers = slices.Grow(q.handlers, n)
-}
+func (q *queue) grow(n int) { q.e = slices.Grow(q.e, n) }
 
-// less orders the heap: container/heap's algorithm, typed.
 func less(a, b item) bool {
 	if a.at != b.at {
 		return a.at < b.at
@@ -162,55 +161,53 @@ func (q *queue) push(at time.Duration, seq uint64, h Handler) {
 	var i int32
 	if q.free > 0 {
 		i = q.free - 1
-		q.free = q.handlers[i].next
-		q.handlers[i] = slot{h: h}
+		q.free = q.e[i].next
 	} else {
-		i = int32(len(q.handlers))
-		q.handlers = append(q.handlers, slot{h: h})
+		i = int32(len(q.e))
+		q.e = append(q.e, entry{})
 	}
+	q.e[i].h = h
+	// Every item's slot is in use, so the heap is never longer than the
+	// slots: q.e[q.n] exists.
 	it := item{at: at, seq: seq, slot: i}
-	q.heap = append(q.heap, it)
-	hp := q.heap
-	j := len(hp) - 1
+	j := q.n
+	q.n++
 	for j > 0 {
 		p := (j - 1) / 2 // parent
-		if !less(it, hp[p]) {
+		if !less(it, q.e[p].item) {
 			break
 		}
-		hp[j] = hp[p]
+		q.e[j].item = q.e[p].item
 		j = p
 	}
-	hp[j] = it
+	q.e[j].item = it
 }
 
 // pop removes the earliest item and returns its time and handler.
 func (q *queue) pop() (time.Duration, Handler) {
-	top := q.heap[0]
-	n := len(q.heap) - 1
-	last := q.heap[n]
-	q.heap = q.heap[:n]
-	h := q.heap
+	top := q.e[0].item
+	q.n--
+	n := q.n
+	last := q.e[n].item
 	i := 0
 	for {
 		j := 2*i + 1 // left child
 		if j >= n {
 			break
 		}
-		if r := j + 1; r < n && less(h[r], h[j]) {
+		if r := j + 1; r < n && less(q.e[r].item, q.e[j].item) {
 			j = r
 		}
-		if !less(h[j], last) {
+		if !less(q.e[j].item, last) {
 			break
 		}
-		h[i] = h[j]
+		q.e[i].item = q.e[j].item
 		i = j
 	}
-	if n > 0 {
-		h[i] = last
-	}
-	s := &q.handlers[top.slot]
-	handler := s.h
-	*s = slot{next: q.free} // drop the handler, for the garbage collector
+	q.e[i].item = last
+	s := &q.e[top.slot]
+	h := s.h
+	s.h, s.next = nil, q.free // drop the handler, for the garbage collector
 	q.free = top.slot + 1
-	return top.at, handler
+	return top.at, h
 }

@@ -274,6 +274,27 @@ func TestDeclareRefusesOverlaps(t *testing.T) {
 	}
 }
 
+// A queue's room is one block, its heap and its handlers together, and
+// its slots are reused: scheduling more than it has room for, one at a
+// time, grows nothing.
+func TestQueueRoomIsOneBlock(t *testing.T) {
+	var c counter
+	s := new(Sim)
+	allocs := testing.AllocsPerRun(10, func() {
+		*s = Sim{}
+		s.Reserve(0, 3)
+		for i := range 100 {
+			s.Schedule(time.Duration(i), &c)
+			s.Schedule(time.Duration(i), &c)
+			s.Step()
+			s.Step()
+		}
+	})
+	if allocs != 1 {
+		t.Fatalf("%v allocations for a queue of three, reused 100 times; want 1", allocs)
+	}
+}
+
 type counter struct{ n int }
 
 func (c *counter) Handle() { c.n++ }
