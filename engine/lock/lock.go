@@ -136,8 +136,9 @@ func Run(p Params) (Result, error) {
 	// senders send again, up to Attempts times more, each send with its
 	// answer or timeout about four events (the crash after the charge at
 	// the defaults makes 12 sends and 42 events, where 2 * 2 + 8 is 12 and
-	// 6 * 2 + 4 * 8 is 44). At most two scheduled acts a sender, its
-	// timeout and its next send or a charge, and the eviction.
+	// 6 * 2 + 4 * 8 is 44). Two scheduled acts a sender, its timeout and
+	// its next send or a charge (more for one that sends again before its
+	// last send timed out: Retry shorter than Timeout), and the eviction.
 	events, sends := 6*p.Dupes, 2*p.Dupes
 	if p.Crash != NoCrash || p.Store == Down || p.Evict || p.Work >= p.Timeout {
 		events, sends = events+4*p.Attempts, sends+p.Attempts
