@@ -61,29 +61,33 @@ func Run(p Params) (Result, error) {
 // nil.
 func play(p Params, trace *sim.Trace) Summary {
 	s := Summary{Requests: p.Requests}
-	var lanes []string
+	// The lanes req-1 to req-N, made as the requests come, in one block.
+	var names sim.Arena
 	if trace != nil {
-		lanes = sim.Names("req-", p.Requests)
-	}
-	keep := func(kind sim.Kind, i, r int, b *Bucket) {
-		if trace != nil {
-			trace.Keep(event(kind, i, r, lanes[i-1], p.Budget, b), sim.MaxEvents)
-		}
+		names.GrowNames("req-", p.Requests)
 	}
 	b := NewBucket(p.Ratio, p.Bank)
 	for i := 1; i <= p.Requests; i++ {
 		if p.Budget {
 			b.Earn(1)
 		}
-		keep(Call, i, 0, b)
+		lane := ""
+		if trace != nil {
+			lane = names.Number(i, "req-")
+			trace.Keep(event(Call, i, 0, lane, p.Budget, b.tokens), sim.MaxEvents)
+		}
 		for r := 1; r <= p.Retries; r++ {
 			if p.Budget && b.Spend(1) == 0 {
 				s.Denied++
-				keep(Denied, i, r, b)
+				if trace != nil {
+					trace.Keep(event(Denied, i, r, lane, p.Budget, b.tokens), sim.MaxEvents)
+				}
 				break
 			}
 			s.Retries++
-			keep(Retry, i, r, b)
+			if trace != nil {
+				trace.Keep(event(Retry, i, r, lane, p.Budget, b.tokens), sim.MaxEvents)
+			}
 		}
 	}
 	s.Calls = p.Requests + s.Retries
@@ -94,10 +98,10 @@ func play(p Params, trace *sim.Trace) Summary {
 }
 
 // event is request i's first call (r 0), its retry r or the refusal of
-// that retry, with what the bucket holds after it.
-func event(kind sim.Kind, i, r int, lane string, budget bool, b *Bucket) sim.Event {
+// that retry, with what the bucket holds after it, in micro-tokens.
+func event(kind sim.Kind, i, r int, lane string, budget bool, tokens int64) sim.Event {
 	e := sim.Event{At: time.Duration(i) * time.Second, Kind: kind, Lane: lane, Ref: lane,
-		N: i, OK: budget, Amount: b.tokens}
+		N: i, OK: budget, Amount: tokens}
 	if kind != Denied {
 		e.To, e.M = "upstream", r
 	}

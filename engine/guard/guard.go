@@ -101,28 +101,30 @@ func Run(p Params, seed uint64) (Result, error) {
 	if err := p.Validate(); err != nil {
 		return Result{}, err
 	}
-	m := &model{p: p, s: sim.New(seed), db: &db{unique: p.Strategy != CheckThenInsert, rows: make([]row, 0, p.N+2)},
-		// Each handler and follow-up is paid once at most.
-		payments: sim.Names("pay_", p.N+2)}
+	// One block for the model, its database and its Sim, one for the
+	// handlers (the burst's, then the two follow-ups'), one for the names.
+	m := &model{p: p, db: db{unique: p.Strategy != CheckThenInsert, rows: make([]row, 0, p.N+2)}, r: -1}
+	m.s.Seed(seed)
 	// Room for every step of the burst and the two follow-ups, so the
-	// trace is allocated once rather than copied as it grows.
-	m.s.Reserve((p.N+2)*maxSteps, 1)
-	handlers := make([]handler, p.N)
-	m.hs, m.active = make([]*handler, p.N), make([]*handler, 0, p.N)
-	for i, lane := range sim.Names("req-", p.N) {
-		h := &handlers[i]
-		*h = handler{lane: lane, burst: true, amount: Amount, state: m.first()}
+	// trace is allocated once, at its size, rather than copied as it grows.
+	m.s.Reserve(p.events(), 1)
+	// The lanes req-1 to req-N, and a payment id for each handler and
+	// follow-up, which is paid once at most.
+	m.names.Grow(sim.NamesLen("req-", p.N) + sim.NamesLen("pay_", p.N+2))
+	m.handlers = make([]handler, p.N+2)
+	m.active = make([]*handler, 0, p.N)
+	for i := range p.N {
+		h := &m.handlers[i]
+		*h = handler{lane: m.names.Number(i+1, "req-"), burst: true, amount: Amount, state: m.first()}
 		if p.Spread > 0 {
 			h.arrive = m.s.Rand.Intn(p.Spread + 1)
 		}
-		m.hs[i] = h
 	}
-	m.next = func() { m.round(m.r + 1) }
-	m.s.At(0, func() { m.round(0) })
+	m.s.Schedule(0, m)
 	m.s.Run()
 
 	res := Result{Summary: Summary{Statuses: make(map[int]int, 2), Answers: make([]Answer, 0, p.N)}}
-	for _, h := range m.hs {
+	for _, h := range m.handlers[:p.N] {
 		res.Answers = append(res.Answers, h.answer)
 		res.Statuses[h.answer.Status]++
 		if h.answer.Replayed {
@@ -133,8 +135,8 @@ func Run(p Params, seed uint64) (Result, error) {
 	res.Rows = m.db.count(Key)
 
 	// The follow-ups, each alone: it runs its steps back to back.
-	follow := func(lane string, amount int64) Answer {
-		h := &handler{lane: lane, amount: amount, state: m.first()}
+	follow := func(h *handler, lane string, amount int64) Answer {
+		*h = handler{lane: lane, amount: amount, state: m.first()}
 		for !h.done {
 			m.step(h)
 			m.s.RunUntil(m.s.Now() + Step)
@@ -142,24 +144,26 @@ func Run(p Params, seed uint64) (Result, error) {
 		return h.answer
 	}
 	m.s.RunUntil(m.s.Now() + time.Second)
-	res.Retry = follow("retry", Amount)
-	res.Other = follow("other", OtherAmount)
+	res.Retry = follow(&m.handlers[p.N], "retry", Amount)
+	res.Other = follow(&m.handlers[p.N+1], "other", OtherAmount)
 	res.Trace = m.s.Trace
 	return res, nil
 }
 
 type model struct {
 	p        Params
-	s        *sim.Sim
-	db       *db
-	hs       []*handler
+	s        sim.Sim
+	db       db
+	handlers []handler  // the burst's N, then the two follow-ups
 	active   []*handler // the handlers taking a step this round
 	r        int        // the round running
-	next     func()     // runs round r + 1: one closure for every round
 	charges  int        // made by the burst
 	pays     int        // payment ids handed out by the card network, burst and follow-ups
-	payments []string   // their ids: pay_1, pay_2, ...
+	names    sim.Arena  // the lanes and the payment ids: pay_1, pay_2, ...
 }
+
+// Handle runs the next round: the model is the one handler it schedules.
+func (m *model) Handle() { m.round(m.r + 1) }
 
 // round runs one step of every handler that has arrived and not answered,
 // then schedules the next round while any has not answered.
@@ -167,7 +171,8 @@ func (m *model) round(r int) {
 	m.r = r
 	active := m.active[:0]
 	left := false
-	for _, h := range m.hs {
+	for i := range m.handlers[:m.p.N] {
+		h := &m.handlers[i]
 		if h.done {
 			continue
 		}
@@ -186,13 +191,28 @@ func (m *model) round(r int) {
 		m.step(h)
 	}
 	m.active = active
-	m.s.After(Step, m.next)
+	m.s.Schedule(m.s.Now()+Step, m)
 }
 
-// maxSteps is the most steps a handler takes: a SELECT or a claim,
-// the card's hops, a row or the answer saved, and the answer (a loser of
-// the claim takes three: the claim, a read and the answer).
-const maxSteps = 3 + CardSteps
+// events is the most events a run of p records: as many as it records in
+// lockstep. A charge is CardSteps events (the hops before it, and the
+// charge). Check-then-insert: a SELECT, the charge, the INSERT and the
+// answer for each of the burst (fewer for one that arrives after a row
+// was inserted), then a SELECT that finds the row and the answer for
+// each follow-up. Constraint-after-charge: the charge, the INSERT and
+// the answer for every request, the follow-ups' too. Claim-before-work:
+// the claim, the charge, the saved answer and the answer for the winner;
+// the claim refused, the row read and the answer for the others and the
+// follow-ups.
+func (p Params) events() int {
+	switch p.Strategy {
+	case CheckThenInsert:
+		return (CardSteps+3)*p.N + 2*2
+	case ConstraintAfterCharge:
+		return (CardSteps + 2) * (p.N + 2)
+	}
+	return CardSteps + 3 + 3*(p.N-1+2)
+}
 
 // state is where a handler is in its steps.
 type state int
@@ -251,8 +271,8 @@ func (m *model) step(h *handler) {
 			m.record(h, sim.Event{Kind: Card, To: "card", Amount: h.amount, M: h.hops})
 			return
 		}
-		h.payment = m.payments[m.pays]
 		m.pays++
+		h.payment = m.names.Number(m.pays, "pay_")
 		h.answer.Charged = true
 		if h.burst {
 			m.charges++

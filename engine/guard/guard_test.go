@@ -202,3 +202,28 @@ func BenchmarkGuard(b *testing.B) {
 		}
 	}
 }
+
+// A run's trace is allocated once, at its size: no run records more
+// events than Params.events reserves (so the trace keeps the capacity
+// the reservation gave it, rounded up to the allocator's size class), and
+// a run in lockstep records exactly that many.
+func TestTraceIsReservedAtItsSize(t *testing.T) {
+	for _, st := range Strategies {
+		for _, n := range []int{1, 2, 20, MaxN} {
+			for _, spread := range []int{0, 4, 10} {
+				p := Params{Strategy: st, N: n, Spread: spread}
+				for seed := range uint64(5) {
+					res, err := Run(p, seed)
+					if err != nil {
+						t.Fatal(err)
+					}
+					reserved := cap(slices.Grow(sim.Trace(nil), p.events()))
+					if len(res.Trace) > p.events() || cap(res.Trace) != reserved || (spread == 0 && len(res.Trace) != p.events()) {
+						t.Fatalf("%s, %d requests, spread %d, seed %d: %d events in a trace of capacity %d, reserved %d",
+							st, n, spread, seed, len(res.Trace), cap(res.Trace), p.events())
+					}
+				}
+			}
+		}
+	}
+}

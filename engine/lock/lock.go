@@ -53,7 +53,7 @@ const (
 
 type run struct {
 	p   Params
-	s   *sim.Sim
+	s   sim.Sim // no randomness in this model
 	res Result
 
 	keys    [storeKeys]key // the store, by key
@@ -61,7 +61,7 @@ type run struct {
 
 	senders []sender
 	charge  int       // charges so far, to name them ch_1, ch_2, ...
-	names   sim.Arena // the sends' refs and the charges' ids
+	names   sim.Arena // the senders' names, the sends' refs and the charges' ids
 }
 
 // key is one key of the store: it exists for times < expiry, if set.
@@ -81,6 +81,7 @@ type sender struct {
 	done    bool // got a 201 or a replay
 	gaveUp  bool
 	doneAt  time.Duration
+	charge  charge // the server's work on the sender's send, while it runs
 }
 
 // act is one of a sender's scheduled acts: its next send or, with
@@ -100,6 +101,24 @@ func (a *act) Handle() {
 	a.r.send(a.sd)
 }
 
+// A charge is the server's work on one send, from its start to its end,
+// Work later. The sender holds one, so that starting it allocates nothing;
+// a second charge of the same sender's while the first runs (work slower
+// than the sender's timeout and retry) is allocated on its own.
+type charge struct {
+	r           *run
+	sd          *sender
+	n           int    // the send
+	ref         string // the send's ref
+	save, crash bool   // save the result at the end; crash there instead
+	running     bool
+}
+
+func (c *charge) Handle() {
+	c.running = false
+	c.r.finish(c.sd, c.n, c.ref, c.save, c.crash)
+}
+
 // Run plays the senders until no event is left. With the defaults: the
 // first sender takes the lock and is charged; the second finds the lock
 // taken and no result, gets 409, and 60 s later gets the saved result: 1
@@ -109,19 +128,31 @@ func Run(p Params) (Result, error) {
 	if err := p.Validate(); err != nil {
 		return Result{}, err
 	}
-	r := &run{p: p, s: sim.New(0), senders: make([]sender, p.Dupes)}
-	// Room for six events a sender, what most runs make: its send, the
-	// guard's command, the work, the charge, the save and the answer.
-	r.s.Reserve(6*p.Dupes, p.Dupes+1)
-	r.names.Grow(2 * p.Dupes * len("sender-100/1")) // two sends a sender, as most runs make
+	r := &run{p: p, senders: make([]sender, p.Dupes)}
+	// Room for six events a sender, what a run without a fault makes: its
+	// send, the guard's command, the work, the charge, the save and the
+	// answer; and for the refs of two sends a sender. A fault (a crash,
+	// the store down or evicted, work slower than the timeout) makes
+	// senders send again, up to Attempts times more, each send with its
+	// answer or timeout about four events (the crash after the charge at
+	// the defaults makes 12 sends and 42 events, where 2 * 2 + 8 is 12 and
+	// 6 * 2 + 4 * 8 is 44). Two scheduled acts a sender, its timeout and
+	// its next send or a charge (more for one that sends again before its
+	// last send timed out: Retry shorter than Timeout), and the eviction.
+	events, sends := 6*p.Dupes, 2*p.Dupes
+	if p.Crash != NoCrash || p.Store == Down || p.Evict || p.Work >= p.Timeout {
+		events, sends = events+4*p.Attempts, sends+p.Attempts
+	}
+	r.s.Reserve(events, 2*p.Dupes+1)
+	r.names.Grow(sim.NamesLen("sender-", p.Dupes) + sends*len("sender-100/1"))
 	// The eviction is scheduled before any send, so that at the same
 	// instant it comes first.
 	if p.Evict {
 		r.s.At(p.EvictAt, r.evict)
 	}
-	for i, name := range sim.Names("sender-", p.Dupes) {
+	for i := range r.senders {
 		sd := &r.senders[i]
-		*sd = sender{id: i + 1, name: name}
+		*sd = sender{id: i + 1, name: r.names.Number(i+1, "sender-")}
 		sd.send, sd.timeout = act{r: r, sd: sd}, act{r: r, sd: sd, timeout: true}
 		r.s.Schedule(0, &sd.send)
 	}
@@ -379,29 +410,38 @@ func (r *run) work(sd *sender, n int, ref string, save bool) {
 	crash := r.p.Crash != NoCrash && !r.crashed
 	r.crashed = r.crashed || crash
 	r.s.Record(sim.Event{Kind: EvWork, Lane: "server", To: sd.name, Ref: ref})
-	r.s.At(r.s.Now()+r.p.Work, func() {
-		if crash && r.p.Crash == BeforeCharge {
-			r.s.Record(sim.Event{Kind: EvCrash, Lane: "server", Ref: ref})
-			return
+	c := &sd.charge
+	if c.running {
+		c = new(charge)
+	}
+	*c = charge{r: r, sd: sd, n: n, ref: ref, save: save, crash: crash, running: true}
+	r.s.Schedule(r.s.Now()+r.p.Work, c)
+}
+
+// finish ends the work on sd's send n: the charge recorded, the result
+// saved and the answer sent, or the crash.
+func (r *run) finish(sd *sender, n int, ref string, save, crash bool) {
+	if crash && r.p.Crash == BeforeCharge {
+		r.s.Record(sim.Event{Kind: EvCrash, Lane: "server", Ref: ref})
+		return
+	}
+	r.charge++
+	r.res.Charges++
+	ch := r.names.Number(r.charge, "ch_")
+	r.s.Record(sim.Event{Kind: EvCharge, Lane: "processor", N: r.charge, Ref: ch})
+	if crash {
+		r.s.Record(sim.Event{Kind: EvCrash, Lane: "server", OK: true, Ref: ref})
+		return
+	}
+	if save {
+		if r.down() {
+			r.s.Record(sim.Event{Kind: EvUnsaved, Lane: "server", To: "store", Ref: ref})
+		} else {
+			r.keys[resultKey] = key{set: true, expiry: r.s.Now() + r.p.ResultTTL}
+			r.s.Record(sim.Event{Kind: EvSave, Lane: "server", To: "store", N: wholeSeconds(r.p.ResultTTL), Ref: ch})
 		}
-		r.charge++
-		r.res.Charges++
-		ch := r.names.Number(r.charge, "ch_")
-		r.s.Record(sim.Event{Kind: EvCharge, Lane: "processor", N: r.charge, Ref: ch})
-		if crash {
-			r.s.Record(sim.Event{Kind: EvCrash, Lane: "server", OK: true, Ref: ref})
-			return
-		}
-		if save {
-			if r.down() {
-				r.s.Record(sim.Event{Kind: EvUnsaved, Lane: "server", To: "store", Ref: ref})
-			} else {
-				r.keys[resultKey] = key{set: true, expiry: r.s.Now() + r.p.ResultTTL}
-				r.s.Record(sim.Event{Kind: EvSave, Lane: "server", To: "store", N: wholeSeconds(r.p.ResultTTL), Ref: ch})
-			}
-		}
-		r.answer(sd, n, answerCreated, ref)
-	})
+	}
+	r.answer(sd, n, answerCreated, ref)
 }
 
 // exists reports whether key k exists now: set, not expired, not evicted.

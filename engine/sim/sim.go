@@ -27,9 +27,17 @@ type Sim struct {
 
 // New returns a simulation at virtual time 0 whose randomness comes from seed.
 func New(seed uint64) *Sim {
-	s := &Sim{rand: seeded(seed)}
-	s.Rand = &s.rand
+	s := new(Sim)
+	s.Seed(seed)
 	return s
+}
+
+// Seed makes s's randomness come from seed, as New does: a model that
+// keeps its Sim as a value in its own state seeds it there, without an
+// allocation of its own.
+func (s *Sim) Seed(seed uint64) {
+	s.rand = seeded(seed)
+	s.Rand = &s.rand
 }
 
 // Reserve makes room for events more events in the trace and queued more
@@ -37,7 +45,7 @@ func New(seed uint64) *Sim {
 // allocates each once.
 func (s *Sim) Reserve(events, queued int) {
 	s.Trace = slices.Grow(s.Trace, events)
-	s.queue = slices.Grow(s.queue, queued)
+	s.queue.grow(queued)
 }
 
 // Now is the virtual time since the start of the run.
@@ -68,21 +76,21 @@ func (s *Sim) Schedule(t time.Duration, h Handler) {
 		t = s.now
 	}
 	s.seq++
-	s.queue.push(item{at: t, seq: s.seq, h: h})
+	s.queue.push(t, s.seq, h)
 }
 
 // Pending is the number of scheduled events not yet run.
-func (s *Sim) Pending() int { return len(s.queue) }
+func (s *Sim) Pending() int { return s.queue.n }
 
 // Step runs the earliest scheduled event, advancing the clock to its time.
 // It reports false when nothing is scheduled.
 func (s *Sim) Step() bool {
-	if len(s.queue) == 0 {
+	if s.queue.n == 0 {
 		return false
 	}
-	it := s.queue.pop()
-	s.now = it.at
-	it.h.Handle()
+	at, h := s.queue.pop()
+	s.now = at
+	h.Handle()
 	return true
 }
 
@@ -95,7 +103,7 @@ func (s *Sim) Run() {
 // RunUntil runs every event scheduled at or before t, then sets the clock to
 // t. Events after t stay queued.
 func (s *Sim) RunUntil(t time.Duration) {
-	for len(s.queue) > 0 && s.queue[0].at <= t {
+	for s.queue.n > 0 && s.queue.e[0].at <= t {
 		s.Step()
 	}
 	if t > s.now {
@@ -109,57 +117,97 @@ func (s *Sim) Record(e Event) {
 	s.Trace = append(s.Trace, e)
 }
 
+// queue is the scheduled handlers, earliest first, then in the order
+// they were scheduled: a binary min-heap (container/heap's algorithm,
+// typed) of items that hold no pointers, each naming its handler by a
+// slot. A heap of interfaces would move pointers on every push and pop,
+// each move a write barrier while the collector runs (most of a run's
+// life, for models that allocate their traces as fast as these do); here
+// a handler is written once into its slot when scheduled and taken out
+// when run. The heap and the slots share one array, so that a queue is
+// one allocation: e[i].item is the heap's i-th item, for i < n, and e[j]'s
+// handler is slot j's.
+type queue struct {
+	e    []entry
+	n    int   // items in the heap
+	free int32 // the first free slot + 1; 0: none, append one
+}
+
+type entry struct {
+	item         // the heap's item at this index
+	h    Handler // the handler in this slot
+	next int32   // when the slot is free, the next free slot + 1
+}
+
+// An item is a scheduled handler, by time and then by the order it was
+// scheduled in: seq.
 type item struct {
-	at  time.Duration
-	seq uint64
-	h   Handler
+	at   time.Duration
+	seq  uint64
+	slot int32 // the handler's slot
 }
 
-// queue is a binary min-heap of items by time, then by the order they
-// were scheduled in: container/heap's algorithm, typed, so that an item
-// is not boxed into an interface (an allocation) on every push and pop.
-type queue []item
+// grow makes room for n more scheduled handlers.
+func (q *queue) grow(n int) { q.e = slices.Grow(q.e, n) }
 
-func (q queue) less(i, j int) bool {
-	if q[i].at != q[j].at {
-		return q[i].at < q[j].at
+func less(a, b item) bool {
+	if a.at != b.at {
+		return a.at < b.at
 	}
-	return q[i].seq < q[j].seq
+	return a.seq < b.seq
 }
 
-func (q *queue) push(it item) {
-	*q = append(*q, it)
-	h := *q
-	for j := len(h) - 1; j > 0; {
-		i := (j - 1) / 2 // parent
-		if !h.less(j, i) {
+func (q *queue) push(at time.Duration, seq uint64, h Handler) {
+	var i int32
+	if q.free > 0 {
+		i = q.free - 1
+		q.free = q.e[i].next
+	} else {
+		i = int32(len(q.e))
+		q.e = append(q.e, entry{})
+	}
+	q.e[i].h = h
+	// Every item's slot is in use, so the heap is never longer than the
+	// slots: q.e[q.n] exists.
+	it := item{at: at, seq: seq, slot: i}
+	j := q.n
+	q.n++
+	for j > 0 {
+		p := (j - 1) / 2 // parent
+		if !less(it, q.e[p].item) {
 			break
 		}
-		h[i], h[j] = h[j], h[i]
-		j = i
+		q.e[j].item = q.e[p].item
+		j = p
 	}
+	q.e[j].item = it
 }
 
-func (q *queue) pop() item {
-	h := *q
-	n := len(h) - 1
-	h[0], h[n] = h[n], h[0]
-	for i := 0; ; {
+// pop removes the earliest item and returns its time and handler.
+func (q *queue) pop() (time.Duration, Handler) {
+	top := q.e[0].item
+	q.n--
+	n := q.n
+	last := q.e[n].item
+	i := 0
+	for {
 		j := 2*i + 1 // left child
 		if j >= n {
 			break
 		}
-		if r := j + 1; r < n && h.less(r, j) {
+		if r := j + 1; r < n && less(q.e[r].item, q.e[j].item) {
 			j = r
 		}
-		if !h.less(j, i) {
+		if !less(q.e[j].item, last) {
 			break
 		}
-		h[i], h[j] = h[j], h[i]
+		q.e[i].item = q.e[j].item
 		i = j
 	}
-	it := h[n]
-	h[n] = item{} // drop the handler, for the garbage collector
-	*q = h[:n]
-	return it
+	q.e[i].item = last
+	s := &q.e[top.slot]
+	h := s.h
+	s.h, s.next = nil, q.free // drop the handler, for the garbage collector
+	q.free = top.slot + 1
+	return top.at, h
 }

@@ -167,6 +167,35 @@ func TestNames(t *testing.T) {
 	if n := Names("x", 0); len(n) != 0 {
 		t.Fatalf("Names(x, 0) = %q", n)
 	}
+	// A thousand names are two blocks, their bytes and the slice.
+	if allocs := testing.AllocsPerRun(10, func() { Names("req-", 1000) }); allocs != 2 {
+		t.Errorf("Names(req-, 1000) makes %v allocations, want 2", allocs)
+	}
+}
+
+// NamesLen is the bytes of the names Names makes, across the numbers'
+// widths, so that an arena grown by it holds them in one block.
+func TestNamesLen(t *testing.T) {
+	total := 0
+	for n := 0; n <= 1200; n++ {
+		if n > 0 {
+			total += len("pay_" + strconv.Itoa(n))
+		}
+		if got := NamesLen("pay_", n); got != total {
+			t.Fatalf("NamesLen(pay_, %d) = %d, want %d", n, got, total)
+		}
+	}
+	var a Arena
+	allocs := testing.AllocsPerRun(1, func() {
+		a = Arena{}
+		a.GrowNames("req-", 120)
+		for i := range 120 {
+			a.Number(i+1, "req-")
+		}
+	})
+	if allocs != 1 {
+		t.Errorf("an arena grown by GrowNames made %v allocations for its names, want 1", allocs)
+	}
 }
 
 // An arena's strings keep their text as it grows past its first block.
@@ -242,6 +271,27 @@ func TestDeclareRefusesOverlaps(t *testing.T) {
 			}()
 			Declare(f, nil)
 		}()
+	}
+}
+
+// A queue's room is one block, its heap and its handlers together, and
+// its slots are reused: scheduling more than it has room for, one at a
+// time, grows nothing.
+func TestQueueRoomIsOneBlock(t *testing.T) {
+	var c counter
+	s := new(Sim)
+	allocs := testing.AllocsPerRun(10, func() {
+		*s = Sim{}
+		s.Reserve(0, 3)
+		for i := range 100 {
+			s.Schedule(time.Duration(i), &c)
+			s.Schedule(time.Duration(i), &c)
+			s.Step()
+			s.Step()
+		}
+	})
+	if allocs != 1 {
+		t.Fatalf("%v allocations for a queue of three, reused 100 times; want 1", allocs)
 	}
 }
 

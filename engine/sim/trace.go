@@ -129,10 +129,10 @@ func (t Trace) Count(kind Kind) int {
 
 // Names returns prefix1 to prefixN ("req-1", "req-2", ...) as slices of
 // one string: a run of a thousand lanes allocates its names in two blocks
-// rather than a thousand strings.
+// (their bytes and the slice) rather than a thousand strings.
 func Names(prefix string, n int) []string {
 	var a Arena
-	a.Grow(n * (len(prefix) + len(strconv.Itoa(n))))
+	a.GrowNames(prefix, n)
 	names := make([]string, n)
 	for i := range names {
 		names[i] = a.Number(i+1, prefix)
@@ -152,6 +152,20 @@ type Arena struct {
 
 // Grow makes room for n more bytes.
 func (a *Arena) Grow(n int) { a.b.Grow(n) }
+
+// GrowNames makes room for prefix1 to prefixN, exactly: a run that knows
+// its names before it starts allocates their bytes once.
+func (a *Arena) GrowNames(prefix string, n int) { a.b.Grow(NamesLen(prefix, n)) }
+
+// NamesLen is the bytes of prefix1 to prefixN together: n prefixes and
+// the digits of 1 to n (9 of one digit, 90 of two, ...).
+func NamesLen(prefix string, n int) int {
+	size := n * len(prefix)
+	for lo, digits := 1, 1; lo <= n; lo, digits = lo*10, digits+1 {
+		size += (min(n, 10*lo-1) - lo + 1) * digits
+	}
+	return size
+}
 
 // Number returns the parts followed by n in decimal: Number(3, "sender-2",
 // "/") is "sender-2/3".
