@@ -135,14 +135,32 @@ func runLockstep(p Params, res *Result) error {
 // client's number, so that ordering calls is ordering integers; a
 // client's attempt and previous wait live in per-client arrays, since a
 // client has one call in flight at a time. When its slot comes up, a
-// bucket is taken in key order through slotQueue, a calendar of the slot,
-// into which a call that fails and comes back within the same slot is put
-// back (it is later than the call that failed). Keys are distinct (each
-// carries its client), so any correct order is the same order: the tests
-// check slotQueue against a sorted slice merged with a heap, and the whole
-// run, draw for draw, against a plain priority queue.
+// bucket is sorted through slotQueue, a calendar of the slot, into which a
+// call that fails and comes back within the same slot is put back (it is
+// later than the call that failed). Keys are distinct (each carries its
+// client), so any correct order is the same order: the tests check
+// slotQueue against a sorted slice merged with a heap, and the whole run,
+// draw for draw, against a plain priority queue.
+//
+// The loop over the calls is written for WebAssembly, where it runs in
+// the page: there a call of a function spills every live value to memory,
+// and every jump goes through the function's dispatch table, so it makes
+// no call and as few branches as it can, and it is written out here
+// rather than as a method per call or per bucket.
 func runJitter(p Params, r *sim.Rand, res *Result) error {
+	// attempt[c] is client c's attempt, up to the first that reaches the
+	// cap, whose span every later attempt shares (spans).
 	attempt := make([]int32, p.Clients)
+	var spans []span
+	for c := p.Base; ; c = min(2*c, p.Cap) {
+		lo, hi := p.Policy.span(c, 0, p.Base)
+		spans = append(spans, span{lo, hi})
+		if c == p.Cap {
+			break
+		}
+	}
+	last := int32(len(spans) - 1)
+	// Decorrelated's span is the client's own, from its previous wait.
 	var prev []time.Duration
 	if p.Policy == Decorrelated {
 		prev = make([]time.Duration, p.Clients)
@@ -158,22 +176,24 @@ func runJitter(p Params, r *sim.Rand, res *Result) error {
 	for c := range ring[0] {
 		ring[0][c] = uint64(c) // offset 0: everyone calls at t = 0
 	}
-	// ceilings[a] is Ceiling(a, Base, Cap), up to the first attempt that
-	// reaches the cap, which every later attempt shares.
-	ceilings := []time.Duration{p.Base}
-	for c := p.Base; c < p.Cap; {
-		c = min(2*c, p.Cap)
-		ceilings = append(ceilings, c)
-	}
 	keyBits := bits.Len64(uint64(p.Slot-1)<<clientBits | clientMask)
+	// Every failed call draws once, in the order of the calls: no span is
+	// empty (Full's and Equal's end at a ceiling of at least Base,
+	// Decorrelated's at three times a previous wait of at least Base). So
+	// the run draws ahead, a buffer at a time, and calls nothing per call.
+	draws := make([]float64, 1024)
+	di := len(draws) // the next draw in draws
 	var q slotQueue
+	slotLen := uint64(p.Slot)
 	pending, pops := p.Clients, 0 // calls in the ring; calls taken so far
-	for slot := 0; pending > 0; slot++ {
+	for slot, idx := 0, 0; pending > 0; slot, idx = slot+1, idx+1 {
 		if slot >= maxSlots {
 			return ErrTooLong
 		}
+		if idx == len(ring) {
+			idx = 0 // idx is slot % len(ring)
+		}
 		start := time.Duration(slot) * p.Slot
-		idx := slot % len(ring)
 		b := ring[idx]
 		pending -= len(b)
 		if pops += len(b); pops > maxPops {
@@ -194,40 +214,66 @@ func runJitter(p Params, r *sim.Rand, res *Result) error {
 		}
 		q.load(b, keyBits)
 		ring[idx] = b[:0] // nothing lands in its own slot through the ring
-		calls := 0
-		for q.nextBucket() {
-			for q.i < len(q.cur) {
-				k := q.cur[q.i]
-				q.i++
-				if calls++; calls <= p.Capacity {
-					if calls == p.Capacity {
-						res.LastServed = start + offset(k)
-					}
-					continue
-				}
-				c := int(k & clientMask)
-				var before time.Duration
+		// The first Capacity calls are served, and fail none: no call has
+		// come back yet. Every other call fails, and ends in the ring, now
+		// or after coming back into this slot.
+		keys, shift := q.keys, q.shift
+		res.LastServed = start + offset(keys[p.Capacity-1])
+		pending += len(b) - p.Capacity
+		calls := len(b) // and one per call come back
+		// The failed calls in key order: bucket by bucket of q, with the
+		// keys come back into it (q.merge); a key that comes back into the
+		// bucket being taken goes into cur, in order (q.insert).
+		lo := int32(p.Capacity)
+		for d, hi := range q.end {
+			hi = max(hi, lo) // the buckets before lo are served
+			cur, owned := keys[lo:hi], false
+			lo = hi
+			if q.head[d] >= 0 {
+				cur, owned = q.merge(cur, d), true
+			}
+			for i := 0; i < len(cur); i++ {
+				k := cur[i]
+				c := k & clientMask
+				a := attempt[c]
+				attempt[c] = min(a+1, last)
+				sp := spans[a]
 				if prev != nil {
-					before = prev[c]
+					sp.lo, sp.hi = decorrelatedSpan(prev[c], p.Base)
 				}
-				w := p.Policy.wait(ceilings[min(int(attempt[c]), len(ceilings)-1)], before, p.Base, p.Cap, r)
-				attempt[c]++
+				if di == len(draws) {
+					draw(r, draws)
+					di = 0
+				}
+				w := min(p.Cap, within(draws[di], sp.lo, sp.hi))
+				di++
 				if prev != nil {
 					prev[c] = w
 				}
-				at := start + offset(k) + w
-				next := int(at / p.Slot)
-				nk := uint64(at-time.Duration(next)*p.Slot)<<clientBits | uint64(c)
-				if next == slot {
-					q.push(nk)
+				// The call lands ahead slots on, at off within its slot.
+				// Unsigned: WebAssembly divides a signed 64-bit integer
+				// through a runtime call, which checks for MinInt64 / -1.
+				at := uint64(offset(k) + w)
+				ahead := at / slotLen
+				nk := (at-ahead*slotLen)<<clientBits | c
+				if ahead == 0 {
+					calls++
 					if pops++; pops > maxPops {
 						return ErrTooLong
 					}
+					if int(nk>>shift) > d {
+						q.back(nk)
+					} else {
+						cur, owned = q.insert(cur, i, nk, owned), true
+						i = -1 // q.insert drops the keys taken: cur[0] is next
+					}
 					continue
 				}
-				j := next % len(ring)
+				j := idx + int(ahead)
+				if j >= len(ring) {
+					j -= len(ring)
+				}
 				ring[j] = append(ring[j], nk)
-				pending++
 			}
 		}
 		res.count(p, slot, calls, p.Capacity)
@@ -235,27 +281,32 @@ func runJitter(p Params, r *sim.Rand, res *Result) error {
 	return nil
 }
 
-// slotQueue gives a slot's calls in key order, (time, client), while
-// failed calls come back into the slot behind the one being taken (see
-// nextBucket for how to take them). It is a
-// calendar of the slot: keys go to buckets by their top bits, a bucket is
-// sorted when its turn comes, and a call that comes back goes into its
-// bucket, which is then the current one or a later one (it is later than
+// A span is the range a policy draws a wait from (Policy.span).
+type span struct{ lo, hi time.Duration }
+
+// draw fills draws with r's next draws, in order.
+func draw(r *sim.Rand, draws []float64) {
+	for i := range draws {
+		draws[i] = r.Float64()
+	}
+}
+
+// slotQueue holds a slot's calls in key order, (time, client), while
+// failed calls come back into the slot behind the one being taken. It is
+// a calendar of the slot: keys go to buckets by their top bits and are
+// sorted as they are loaded; a call that comes back goes into its bucket,
+// which is then the bucket being taken or a later one (it is later than
 // the call that failed). A jittered slot's offsets are spread over the
 // slot, so a bucket holds a few keys and is sorted by insertion; keys that
 // bunch up (everyone calls at t = 0) make a large bucket, which goes to
 // slices.Sort. Its buffers are kept from slot to slot.
 type slotQueue struct {
-	shift  uint      // a key's bucket is key >> shift
-	keys   []uint64  // the slot's keys, in bucket order
-	end    []int32   // where each bucket's keys end in keys
-	head   []int32   // each bucket's last key come back, in back, or -1
-	back   []backKey // the keys come back, linked per bucket
-	d      int       // the bucket being taken
-	cur    []uint64  // its keys, sorted
-	i      int       // the next key in cur
-	owned  []uint64  // cur's own buffer, once a key comes back into it
-	shared bool      // whether cur is a part of keys
+	shift uint      // a key's bucket is key >> shift
+	keys  []uint64  // the slot's keys, sorted (so in bucket order)
+	end   []int32   // where each bucket's keys end in keys
+	head  []int32   // each bucket's last key come back, in backs, or -1
+	backs []backKey // the keys come back, linked per bucket
+	owned []uint64  // the bucket being taken, once keys come back into it
 }
 
 type backKey struct {
@@ -273,88 +324,92 @@ func (q *slotQueue) load(b []uint64, keyBits int) {
 	q.end = grow(q.end, buckets)
 	q.head = grow(q.head, buckets)
 	q.keys = grow(q.keys, n)
-	q.back = q.back[:0]
+	q.backs = q.backs[:0]
 	count := q.end
 	clear(count)
 	for _, k := range b {
 		count[k>>q.shift]++
 	}
-	sum := int32(0)
+	sum, large := int32(0), false
 	for d, c := range count {
 		count[d] = sum // where bucket d starts
 		sum += c
 		q.head[d] = -1
+		large = large || c > 16
 	}
+	keys := q.keys
 	for _, k := range b {
 		d := k >> q.shift
-		q.keys[count[d]] = k
+		keys[count[d]] = k
 		count[d]++ // where bucket d ends, once every key is placed
 	}
-	q.d, q.cur, q.i = -1, nil, 0
-}
-
-// nextBucket makes the next bucket that has keys the current one, sorted,
-// or reports that there is none: the slot's keys in order are each
-// bucket's cur, from i on, while keys come back into it. The run takes
-// them from cur itself, since a call costs more than taking a key in
-// WebAssembly, and there are millions a run.
-func (q *slotQueue) nextBucket() bool {
-	for q.i == len(q.cur) {
-		if q.d++; q.d == len(q.end) {
-			return false
-		}
+	if large {
 		lo := int32(0)
-		if q.d > 0 {
-			lo = q.end[q.d-1]
-		}
-		q.cur, q.i, q.shared = q.keys[lo:q.end[q.d]], 0, true
-		if h := q.head[q.d]; h >= 0 {
-			q.own()
-			for j := h; j >= 0; j = q.back[j].next {
-				q.cur = append(q.cur, q.back[j].key)
+		for _, hi := range q.end {
+			if hi-lo > 16 {
+				slices.Sort(keys[lo:hi])
 			}
-		}
-		b := q.cur
-		if len(b) > 16 {
-			slices.Sort(b)
-			continue
-		}
-		for i := 1; i < len(b); i++ { // by insertion, as nearly all are
-			k := b[i]
-			j := i
-			for ; j > 0 && b[j-1] > k; j-- {
-				b[j] = b[j-1]
-			}
-			b[j] = k
+			lo = hi
 		}
 	}
-	return true
+	insertionSort(keys)
 }
 
-// push puts back a key later than the last one taken.
-func (q *slotQueue) push(k uint64) {
-	d := int(k >> q.shift)
-	if d > q.d {
-		q.back = append(q.back, backKey{key: k, next: q.head[d]})
-		q.head[d] = int32(len(q.back) - 1)
-		return
+// insertionSort sorts keys whose every key is at most a few places from
+// its own: those of the slot's buckets, each of a few keys, in bucket
+// order. Its work is the keys and the places they move.
+func insertionSort(keys []uint64) {
+	for i := 1; i < len(keys); i++ {
+		k := keys[i]
+		j := i
+		for ; j > 0 && keys[j-1] > k; j-- {
+			keys[j] = keys[j-1]
+		}
+		keys[j] = k
 	}
-	// Into the bucket being taken, in order among the keys not yet taken.
-	if q.shared {
-		q.own()
-	}
-	q.cur = append(q.cur, k)
-	j := len(q.cur) - 1
-	for ; j > q.i && q.cur[j-1] > k; j-- {
-		q.cur[j] = q.cur[j-1]
-	}
-	q.cur[j] = k
 }
 
-// own moves cur into its own buffer, so that keys can be added to it.
-func (q *slotQueue) own() {
-	q.owned = append(q.owned[:0], q.cur...)
-	q.cur, q.shared = q.owned, false
+// back puts back a key into a bucket after the one being taken.
+func (q *slotQueue) back(k uint64) {
+	d := k >> q.shift
+	q.backs = append(q.backs, backKey{key: k, next: q.head[d]})
+	q.head[d] = int32(len(q.backs) - 1)
+}
+
+// merge is bucket d, cur, with the keys come back into it, sorted, in
+// q.owned.
+func (q *slotQueue) merge(cur []uint64, d int) []uint64 {
+	b := append(q.owned[:0], cur...)
+	for j := q.head[d]; j >= 0; j = q.backs[j].next {
+		b = append(b, q.backs[j].key)
+	}
+	if len(b) > 16 {
+		slices.Sort(b)
+	} else {
+		insertionSort(b)
+	}
+	q.owned = b
+	return b
+}
+
+// insert puts k, a key later than cur[i], among the keys of cur after i,
+// in order, and returns those keys with k, in q.owned. owned says whether
+// cur already is q.owned.
+func (q *slotQueue) insert(cur []uint64, i int, k uint64, owned bool) []uint64 {
+	b := cur[i+1:]
+	if owned {
+		b = append(b, k) // within q.owned: cur[:i+1], taken, is dropped
+	} else {
+		b = append(q.owned[:0], b...)
+		b = append(b, k)
+	}
+	j := len(b) - 1
+	for ; j > 0 && b[j-1] > k; j-- {
+		b[j] = b[j-1]
+	}
+	b[j] = k
+	q.owned = b
+	return b
 }
 
 // grow returns s with length n, reallocated only when it is too short.
