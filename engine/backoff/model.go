@@ -171,11 +171,8 @@ func runJitter(p Params, r *sim.Rand, res *Result) error {
 	// A call in slot k waits at most Cap, so it lands at most
 	// 1 + Cap/Slot slots ahead: a ring one longer never wraps onto itself.
 	// Validate keeps Cap/Slot at most MaxWaitSlots.
-	ring := make([][]uint64, int(p.Cap/p.Slot)+2)
-	ring[0] = make([]uint64, p.Clients)
-	for c := range ring[0] {
-		ring[0][c] = uint64(c) // offset 0: everyone calls at t = 0
-	}
+	ring := newCalendar(int(p.Cap/p.Slot)+2, p.Clients)
+	b := make([]uint64, 0, p.Clients) // the slot's keys, taken from the ring
 	keyBits := bits.Len64(uint64(p.Slot-1)<<clientBits | clientMask)
 	// Every failed call draws once, in the order of the calls: no span is
 	// empty (Full's and Equal's end at a ceiling of at least Base,
@@ -183,48 +180,40 @@ func runJitter(p Params, r *sim.Rand, res *Result) error {
 	// the run draws ahead, a buffer at a time, and calls nothing per call.
 	draws := make([]float64, 1024)
 	di := len(draws) // the next draw in draws
-	var q slotQueue
+	q := newSlotQueue(p.Clients)
 	slotLen := uint64(p.Slot)
 	pending, pops := p.Clients, 0 // calls in the ring; calls taken so far
 	for slot, idx := 0, 0; pending > 0; slot, idx = slot+1, idx+1 {
 		if slot >= maxSlots {
 			return ErrTooLong
 		}
-		if idx == len(ring) {
-			idx = 0 // idx is slot % len(ring)
+		if idx == len(ring.first) {
+			idx = 0 // idx is slot % len(ring.first)
 		}
 		start := time.Duration(slot) * p.Slot
-		b := ring[idx]
+		b = ring.take(idx, b)
 		pending -= len(b)
 		if pops += len(b); pops > maxPops {
 			return ErrTooLong
 		}
-		if len(b) <= p.Capacity {
-			// Everyone is served: no draws, and only the latest time matters.
-			var last uint64
-			for _, k := range b {
-				last = max(last, k)
-			}
-			if len(b) > 0 {
-				res.LastServed = start + offset(last)
-			}
-			res.count(p, slot, len(b), len(b))
-			ring[idx] = b[:0]
+		if len(b) == 0 {
+			res.count(p, slot, 0, 0)
 			continue
 		}
-		q.load(b, keyBits)
-		ring[idx] = b[:0] // nothing lands in its own slot through the ring
-		// The first Capacity calls are served, and fail none: no call has
-		// come back yet. Every other call fails, and ends in the ring, now
-		// or after coming back into this slot.
+		q.load(b, keyBits) // nothing lands in its own slot through the ring
+		// The first Capacity calls are served (all of them, in a slot of
+		// fewer), and fail none: no call has come back yet. Every other
+		// call fails, and ends in the ring, now or after coming back into
+		// this slot.
+		served := min(len(b), p.Capacity)
 		keys, shift := q.keys, q.shift
-		res.LastServed = start + offset(keys[p.Capacity-1])
-		pending += len(b) - p.Capacity
+		res.LastServed = start + offset(keys[served-1])
+		pending += len(b) - served
 		calls := len(b) // and one per call come back
 		// The failed calls in key order: bucket by bucket of q, with the
 		// keys come back into it (q.merge); a key that comes back into the
 		// bucket being taken goes into cur, in order (q.insert).
-		lo := int32(p.Capacity)
+		lo := int32(served)
 		for d, hi := range q.end {
 			hi = max(hi, lo) // the buckets before lo are served
 			cur, owned := keys[lo:hi], false
@@ -270,21 +259,116 @@ func runJitter(p Params, r *sim.Rand, res *Result) error {
 					continue
 				}
 				j := idx + int(ahead)
-				if j >= len(ring) {
-					j -= len(ring)
+				if j >= len(ring.first) {
+					j -= len(ring.first)
 				}
-				ring[j] = append(ring[j], nk)
+				// Last in slot j, in a new chunk when its last is full:
+				// written out, as a method it would be a call per call.
+				t := ring.tail[j]
+				if t&ring.mask == 0 {
+					t = ring.link(j)
+				}
+				ring.keys[t] = nk
+				ring.tail[j] = t + 1
 			}
 		}
-		res.count(p, slot, calls, p.Capacity)
+		res.count(p, slot, calls, served)
 	}
 	return nil
+}
+
+// calendar is the ring of slots in which calls wait for theirs: each
+// slot a chain of chunks of keys, in the order they came, the chunks of
+// all the slots from one pool. The ring holds at most one call per
+// client, so a pool of clients/chunk + slots chunks, allocated with the
+// calendar, always has room: every slot's chunks are full but its last.
+// A chunk is about as long as a slot's share of the clients, so that the
+// pool is a few times the clients' keys at most (a hundred thousand
+// clients: 1.6 MB at the defaults' 102 slots, 7 MB at 100,002, the most).
+type calendar struct {
+	keys  []uint64 // the pool: chunk c is keys[c*chunk : (c+1)*chunk]
+	next  []int32  // the chunk after each in its slot's chain or in free, or -1
+	free  int32    // the first free chunk
+	shift uint     // chunk is 1 << shift
+	mask  int32    // chunk - 1
+	first []int32  // each slot's first chunk, or -1
+	tail  []int32  // where each slot's next key goes in keys; a multiple of chunk when its last chunk is full or it has none
+}
+
+// newCalendar is the herd's calendar at the start: every client's first
+// call in slot 0, at offset 0 (everyone calls at t = 0), in the first
+// chunks of the pool, which are chained in order like the free ones.
+func newCalendar(slots, clients int) *calendar {
+	shift := uint(min(max(bits.Len(uint(clients/slots)), 3), 10))
+	chunks := clients>>shift + 1 + min(slots, clients)
+	r := &calendar{keys: make([]uint64, chunks<<shift), next: make([]int32, chunks), shift: shift, mask: 1<<shift - 1,
+		first: make([]int32, slots), tail: make([]int32, slots)}
+	for c := range clients {
+		r.keys[c] = uint64(c)
+	}
+	for c := range r.next {
+		r.next[c] = int32(c + 1)
+	}
+	for j := range r.first {
+		r.first[j] = -1
+	}
+	used := int32((clients + int(r.mask)) >> shift) // clients >= 1
+	r.next[used-1], r.next[chunks-1] = -1, -1
+	r.free, r.first[0], r.tail[0] = used, 0, int32(clients)
+	return r
+}
+
+// link gives slot j a new last chunk, and returns where it starts.
+//
+// It, draw and the slot queue's back and insert are the rare paths of
+// runJitter's loop, and insertionSort runs once a slot: inlined, each
+// would copy its code into its callers, which the page's module pays for
+// in bytes (they are small enough for the compiler to inline).
+//
+//go:noinline
+func (r *calendar) link(j int) int32 {
+	c := r.free
+	r.free = r.next[c]
+	r.next[c] = -1
+	if r.first[j] < 0 {
+		r.first[j] = c
+	} else {
+		r.next[(r.tail[j]-1)>>r.shift] = c
+	}
+	return c << r.shift
+}
+
+// take empties slot j into dst, in order, and returns dst with its keys.
+// dst has room for every client's.
+func (r *calendar) take(j int, dst []uint64) []uint64 {
+	c := r.first[j]
+	if c < 0 {
+		return dst[:0]
+	}
+	n := 0
+	for {
+		lo, last := c<<r.shift, r.next[c] < 0
+		hi := lo + r.mask + 1
+		if last {
+			hi = r.tail[j]
+		}
+		n += copy(dst[n:cap(dst)], r.keys[lo:hi])
+		if last {
+			break
+		}
+		c = r.next[c]
+	}
+	r.next[c] = r.free
+	r.free, r.first[j], r.tail[j] = r.first[j], -1, 0
+	return dst[:n]
 }
 
 // A span is the range a policy draws a wait from (Policy.span).
 type span struct{ lo, hi time.Duration }
 
 // draw fills draws with r's next draws, in order.
+//
+//go:noinline
 func draw(r *sim.Rand, draws []float64) {
 	for i := range draws {
 		draws[i] = r.Float64()
@@ -301,17 +385,20 @@ func draw(r *sim.Rand, draws []float64) {
 // bunch up (everyone calls at t = 0) make a large bucket, which goes to
 // slices.Sort. Its buffers are kept from slot to slot.
 type slotQueue struct {
-	shift uint      // a key's bucket is key >> shift
-	keys  []uint64  // the slot's keys, sorted (so in bucket order)
-	end   []int32   // where each bucket's keys end in keys
-	head  []int32   // each bucket's last key come back, in backs, or -1
-	backs []backKey // the keys come back, linked per bucket
-	owned []uint64  // the bucket being taken, once keys come back into it
+	shift uint     // a key's bucket is key >> shift
+	keys  []uint64 // the slot's keys, sorted (so in bucket order)
+	end   []int32  // where each bucket's keys end in keys
+	head  []int32  // the client of each bucket's last key come back, or -1
+	owned []uint64 // the bucket being taken, once keys come back into it
+	// A key come back is its client's one call in flight, so the keys
+	// come back are linked per bucket through per-client arrays.
+	backKey  []uint64 // the client's key come back
+	backNext []int32  // the client of the bucket's key come back before it, or -1
 }
 
-type backKey struct {
-	key  uint64
-	next int32 // the bucket's key come back before it, or -1
+// newSlotQueue is a slotQueue for keys of clients below clients.
+func newSlotQueue(clients int) *slotQueue {
+	return &slotQueue{backKey: make([]uint64, clients), backNext: make([]int32, clients)}
 }
 
 // load starts a slot of keys, each below 2^keyBits.
@@ -319,33 +406,32 @@ func (q *slotQueue) load(b []uint64, keyBits int) {
 	n := len(b)
 	// Between a quarter and a half as many buckets as keys.
 	bucketBits := min(max(bits.Len(uint(n))-2, 0), keyBits)
-	q.shift = uint(keyBits - bucketBits)
+	shift := uint(keyBits - bucketBits)
 	buckets := 1 << bucketBits
+	q.shift = shift
 	q.end = grow(q.end, buckets)
 	q.head = grow(q.head, buckets)
 	q.keys = grow(q.keys, n)
-	q.backs = q.backs[:0]
-	count := q.end
+	count, head, keys := q.end, q.head, q.keys
 	clear(count)
 	for _, k := range b {
-		count[k>>q.shift]++
+		count[k>>shift]++
 	}
 	sum, large := int32(0), false
 	for d, c := range count {
 		count[d] = sum // where bucket d starts
 		sum += c
-		q.head[d] = -1
+		head[d] = -1
 		large = large || c > 16
 	}
-	keys := q.keys
 	for _, k := range b {
-		d := k >> q.shift
+		d := k >> shift
 		keys[count[d]] = k
 		count[d]++ // where bucket d ends, once every key is placed
 	}
 	if large {
 		lo := int32(0)
-		for _, hi := range q.end {
+		for _, hi := range count {
 			if hi-lo > 16 {
 				slices.Sort(keys[lo:hi])
 			}
@@ -358,6 +444,8 @@ func (q *slotQueue) load(b []uint64, keyBits int) {
 // insertionSort sorts keys whose every key is at most a few places from
 // its own: those of the slot's buckets, each of a few keys, in bucket
 // order. Its work is the keys and the places they move.
+//
+//go:noinline
 func insertionSort(keys []uint64) {
 	for i := 1; i < len(keys); i++ {
 		k := keys[i]
@@ -370,18 +458,20 @@ func insertionSort(keys []uint64) {
 }
 
 // back puts back a key into a bucket after the one being taken.
+//
+//go:noinline
 func (q *slotQueue) back(k uint64) {
-	d := k >> q.shift
-	q.backs = append(q.backs, backKey{key: k, next: q.head[d]})
-	q.head[d] = int32(len(q.backs) - 1)
+	d, c := k>>q.shift, k&clientMask
+	q.backKey[c], q.backNext[c] = k, q.head[d]
+	q.head[d] = int32(c)
 }
 
 // merge is bucket d, cur, with the keys come back into it, sorted, in
 // q.owned.
 func (q *slotQueue) merge(cur []uint64, d int) []uint64 {
 	b := append(q.owned[:0], cur...)
-	for j := q.head[d]; j >= 0; j = q.backs[j].next {
-		b = append(b, q.backs[j].key)
+	for c := q.head[d]; c >= 0; c = q.backNext[c] {
+		b = append(b, q.backKey[c])
 	}
 	if len(b) > 16 {
 		slices.Sort(b)
@@ -395,6 +485,8 @@ func (q *slotQueue) merge(cur []uint64, d int) []uint64 {
 // insert puts k, a key later than cur[i], among the keys of cur after i,
 // in order, and returns those keys with k, in q.owned. owned says whether
 // cur already is q.owned.
+//
+//go:noinline
 func (q *slotQueue) insert(cur []uint64, i int, k uint64, owned bool) []uint64 {
 	b := cur[i+1:]
 	if owned {

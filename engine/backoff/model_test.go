@@ -384,7 +384,7 @@ func TestSlotQueueOrder(t *testing.T) {
 		},
 		"early": func(r *sim.Rand, i int) uint64 { return uint64(r.Intn(1000))<<clientBits | uint64(i) },
 	}
-	var q slotQueue
+	q := newSlotQueue(clientMask + 1)
 	for name, key := range shapes {
 		for _, backs := range []int{0, 1, 3} { // keys pushed back per key taken, at most
 			for seed := uint64(1); seed <= 6; seed++ {
@@ -401,7 +401,7 @@ func TestSlotQueueOrder(t *testing.T) {
 					slices.Sort(want)
 					var later keyHeap // the reference's keys pushed back
 					q.load(keys, keyBits)
-					qw := walk(&q)
+					qw := walk(q)
 					next := n // a client number no key has
 					for taken := 0; ; taken++ {
 						k, ok := qw.take()
