@@ -86,7 +86,7 @@ func Run(p Params, seed uint64) (Result, error) {
 		res Result
 		err error
 	)
-	if p.Policy == None {
+	if !p.Policy.Jittered() {
 		err = runLockstep(p, &res)
 	} else {
 		err = runJitter(p, sim.NewRand(seed), &res)

@@ -25,6 +25,10 @@ const (
 // Policies lists the policies in the order a reader meets them.
 var Policies = []Policy{None, Full, Equal, Decorrelated}
 
+// Jittered reports whether p draws its waits. A run of a policy that
+// does not is the same run whatever its seed.
+func (p Policy) Jittered() bool { return p != None }
+
 // Ceiling is c = min(cap, base * 2^attempt): the exponential part every
 // policy shares. It never overflows, whatever the attempt.
 func Ceiling(attempt int, base, cap time.Duration) time.Duration {
