@@ -463,9 +463,15 @@ func (b *bench) measureBackoff(br *browser, base string) {
 		}
 		setups[0].label += " (the defaults)"
 	}
-	for _, st := range setups {
+	for si, st := range setups {
 		name := fmt.Sprintf("%s, %s (median of %d)", big, st.label, n)
-		c, ok := seedChanges(w.Schema, n)
+		// Seeds of its own for each setup: the widget keeps its last runs,
+		// and would draw a seed an earlier setup ran from them.
+		c, ok := seedChanges(w.Schema, (si+1)*n)
+		if ok {
+			c.Values = c.Values[si*n:]
+			c.About = "seed: " + c.Values[0] + " to " + c.Values[n-1] + ", a fresh run each"
+		}
 		if !ok {
 			// No seed: turn the clients between 100,000 and 99,999, both
 			// counted.

@@ -86,7 +86,7 @@ func Run(p Params, seed uint64) (Result, error) {
 		res Result
 		err error
 	)
-	if p.Policy == None {
+	if !p.Policy.Jittered() {
 		err = runLockstep(p, &res)
 	} else {
 		err = runJitter(p, sim.NewRand(seed), &res)
@@ -135,14 +135,32 @@ func runLockstep(p Params, res *Result) error {
 // client's number, so that ordering calls is ordering integers; a
 // client's attempt and previous wait live in per-client arrays, since a
 // client has one call in flight at a time. When its slot comes up, a
-// bucket is taken in key order through slotQueue, a calendar of the slot,
-// into which a call that fails and comes back within the same slot is put
-// back (it is later than the call that failed). Keys are distinct (each
-// carries its client), so any correct order is the same order: the tests
-// check slotQueue against a sorted slice merged with a heap, and the whole
-// run, draw for draw, against a plain priority queue.
+// bucket is sorted through slotQueue, a calendar of the slot, into which a
+// call that fails and comes back within the same slot is put back (it is
+// later than the call that failed). Keys are distinct (each carries its
+// client), so any correct order is the same order: the tests check
+// slotQueue against a sorted slice merged with a heap, and the whole run,
+// draw for draw, against a plain priority queue.
+//
+// The loop over the calls is written for WebAssembly, where it runs in
+// the page: there a call of a function spills every live value to memory,
+// and every jump goes through the function's dispatch table, so it makes
+// no call and as few branches as it can, and it is written out here
+// rather than as a method per call or per bucket.
 func runJitter(p Params, r *sim.Rand, res *Result) error {
+	// attempt[c] is client c's attempt, up to the first that reaches the
+	// cap, whose span every later attempt shares (spans).
 	attempt := make([]int32, p.Clients)
+	var spans []span
+	for c := p.Base; ; c = min(2*c, p.Cap) {
+		lo, hi := p.Policy.span(c, 0, p.Base)
+		spans = append(spans, span{lo, hi})
+		if c == p.Cap {
+			break
+		}
+	}
+	last := int32(len(spans) - 1)
+	// Decorrelated's span is the client's own, from its previous wait.
 	var prev []time.Duration
 	if p.Policy == Decorrelated {
 		prev = make([]time.Duration, p.Clients)
@@ -153,114 +171,234 @@ func runJitter(p Params, r *sim.Rand, res *Result) error {
 	// A call in slot k waits at most Cap, so it lands at most
 	// 1 + Cap/Slot slots ahead: a ring one longer never wraps onto itself.
 	// Validate keeps Cap/Slot at most MaxWaitSlots.
-	ring := make([][]uint64, int(p.Cap/p.Slot)+2)
-	ring[0] = make([]uint64, p.Clients)
-	for c := range ring[0] {
-		ring[0][c] = uint64(c) // offset 0: everyone calls at t = 0
-	}
-	// ceilings[a] is Ceiling(a, Base, Cap), up to the first attempt that
-	// reaches the cap, which every later attempt shares.
-	ceilings := []time.Duration{p.Base}
-	for c := p.Base; c < p.Cap; {
-		c = min(2*c, p.Cap)
-		ceilings = append(ceilings, c)
-	}
+	ring := newCalendar(int(p.Cap/p.Slot)+2, p.Clients)
+	b := make([]uint64, 0, p.Clients) // the slot's keys, taken from the ring
 	keyBits := bits.Len64(uint64(p.Slot-1)<<clientBits | clientMask)
-	var q slotQueue
+	// Every failed call draws once, in the order of the calls: no span is
+	// empty (Full's and Equal's end at a ceiling of at least Base,
+	// Decorrelated's at three times a previous wait of at least Base). So
+	// the run draws ahead, a buffer at a time, and calls nothing per call.
+	draws := make([]float64, 1024)
+	di := len(draws) // the next draw in draws
+	q := newSlotQueue(p.Clients)
+	slotLen := uint64(p.Slot)
 	pending, pops := p.Clients, 0 // calls in the ring; calls taken so far
-	for slot := 0; pending > 0; slot++ {
+	for slot, idx := 0, 0; pending > 0; slot, idx = slot+1, idx+1 {
 		if slot >= maxSlots {
 			return ErrTooLong
 		}
+		if idx == len(ring.first) {
+			idx = 0 // idx is slot % len(ring.first)
+		}
 		start := time.Duration(slot) * p.Slot
-		idx := slot % len(ring)
-		b := ring[idx]
+		b = ring.take(idx, b)
 		pending -= len(b)
 		if pops += len(b); pops > maxPops {
 			return ErrTooLong
 		}
-		if len(b) <= p.Capacity {
-			// Everyone is served: no draws, and only the latest time matters.
-			var last uint64
-			for _, k := range b {
-				last = max(last, k)
-			}
-			if len(b) > 0 {
-				res.LastServed = start + offset(last)
-			}
-			res.count(p, slot, len(b), len(b))
-			ring[idx] = b[:0]
+		if len(b) == 0 {
+			res.count(p, slot, 0, 0)
 			continue
 		}
-		q.load(b, keyBits)
-		ring[idx] = b[:0] // nothing lands in its own slot through the ring
-		calls := 0
-		for q.nextBucket() {
-			for q.i < len(q.cur) {
-				k := q.cur[q.i]
-				q.i++
-				if calls++; calls <= p.Capacity {
-					if calls == p.Capacity {
-						res.LastServed = start + offset(k)
-					}
-					continue
-				}
-				c := int(k & clientMask)
-				var before time.Duration
+		q.load(b, keyBits) // nothing lands in its own slot through the ring
+		// The first Capacity calls are served (all of them, in a slot of
+		// fewer), and fail none: no call has come back yet. Every other
+		// call fails, and ends in the ring, now or after coming back into
+		// this slot.
+		served := min(len(b), p.Capacity)
+		keys, shift := q.keys, q.shift
+		res.LastServed = start + offset(keys[served-1])
+		pending += len(b) - served
+		calls := len(b) // and one per call come back
+		// The failed calls in key order: bucket by bucket of q, with the
+		// keys come back into it (q.merge); a key that comes back into the
+		// bucket being taken goes into cur, in order (q.insert).
+		lo := int32(served)
+		for d, hi := range q.end {
+			hi = max(hi, lo) // the buckets before lo are served
+			cur, owned := keys[lo:hi], false
+			lo = hi
+			if q.head[d] >= 0 {
+				cur, owned = q.merge(cur, d), true
+			}
+			for i := 0; i < len(cur); i++ {
+				k := cur[i]
+				c := k & clientMask
+				a := attempt[c]
+				attempt[c] = min(a+1, last)
+				sp := spans[a]
 				if prev != nil {
-					before = prev[c]
+					sp.lo, sp.hi = decorrelatedSpan(prev[c], p.Base)
 				}
-				w := p.Policy.wait(ceilings[min(int(attempt[c]), len(ceilings)-1)], before, p.Base, p.Cap, r)
-				attempt[c]++
+				if di == len(draws) {
+					draw(r, draws)
+					di = 0
+				}
+				w := min(p.Cap, within(draws[di], sp.lo, sp.hi))
+				di++
 				if prev != nil {
 					prev[c] = w
 				}
-				at := start + offset(k) + w
-				next := int(at / p.Slot)
-				nk := uint64(at-time.Duration(next)*p.Slot)<<clientBits | uint64(c)
-				if next == slot {
-					q.push(nk)
+				// The call lands ahead slots on, at off within its slot.
+				// Unsigned: WebAssembly divides a signed 64-bit integer
+				// through a runtime call, which checks for MinInt64 / -1.
+				at := uint64(offset(k) + w)
+				ahead := at / slotLen
+				nk := (at-ahead*slotLen)<<clientBits | c
+				if ahead == 0 {
+					calls++
 					if pops++; pops > maxPops {
 						return ErrTooLong
 					}
+					if int(nk>>shift) > d {
+						q.back(nk)
+					} else {
+						cur, owned = q.insert(cur, i, nk, owned), true
+						i = -1 // q.insert drops the keys taken: cur[0] is next
+					}
 					continue
 				}
-				j := next % len(ring)
-				ring[j] = append(ring[j], nk)
-				pending++
+				j := idx + int(ahead)
+				if j >= len(ring.first) {
+					j -= len(ring.first)
+				}
+				// Last in slot j, in a new chunk when its last is full:
+				// written out, as a method it would be a call per call.
+				t := ring.tail[j]
+				if t&ring.mask == 0 {
+					t = ring.link(j)
+				}
+				ring.keys[t] = nk
+				ring.tail[j] = t + 1
 			}
 		}
-		res.count(p, slot, calls, p.Capacity)
+		res.count(p, slot, calls, served)
 	}
 	return nil
 }
 
-// slotQueue gives a slot's calls in key order, (time, client), while
-// failed calls come back into the slot behind the one being taken (see
-// nextBucket for how to take them). It is a
-// calendar of the slot: keys go to buckets by their top bits, a bucket is
-// sorted when its turn comes, and a call that comes back goes into its
-// bucket, which is then the current one or a later one (it is later than
+// calendar is the ring of slots in which calls wait for theirs: each
+// slot a chain of chunks of keys, in the order they came, the chunks of
+// all the slots from one pool. The ring holds at most one call per
+// client, so a pool of clients/chunk + slots chunks, allocated with the
+// calendar, always has room: every slot's chunks are full but its last.
+// A chunk is about as long as a slot's share of the clients, so that the
+// pool is a few times the clients' keys at most (a hundred thousand
+// clients: 1.6 MB at the defaults' 102 slots, 7 MB at 100,002, the most).
+type calendar struct {
+	keys  []uint64 // the pool: chunk c is keys[c*chunk : (c+1)*chunk]
+	next  []int32  // the chunk after each in its slot's chain or in free, or -1
+	free  int32    // the first free chunk
+	shift uint     // chunk is 1 << shift
+	mask  int32    // chunk - 1
+	first []int32  // each slot's first chunk, or -1
+	tail  []int32  // where each slot's next key goes in keys; a multiple of chunk when its last chunk is full or it has none
+}
+
+// newCalendar is the herd's calendar at the start: every client's first
+// call in slot 0, at offset 0 (everyone calls at t = 0), in the first
+// chunks of the pool, which are chained in order like the free ones.
+func newCalendar(slots, clients int) *calendar {
+	shift := uint(min(max(bits.Len(uint(clients/slots)), 3), 10))
+	chunks := clients>>shift + 1 + min(slots, clients)
+	r := &calendar{keys: make([]uint64, chunks<<shift), next: make([]int32, chunks), shift: shift, mask: 1<<shift - 1,
+		first: make([]int32, slots), tail: make([]int32, slots)}
+	for c := range clients {
+		r.keys[c] = uint64(c)
+	}
+	for c := range r.next {
+		r.next[c] = int32(c + 1)
+	}
+	for j := range r.first {
+		r.first[j] = -1
+	}
+	used := int32((clients + int(r.mask)) >> shift) // clients >= 1
+	r.next[used-1], r.next[chunks-1] = -1, -1
+	r.free, r.first[0], r.tail[0] = used, 0, int32(clients)
+	return r
+}
+
+// link gives slot j a new last chunk, and returns where it starts.
+//
+// It, draw and the slot queue's back and insert are the rare paths of
+// runJitter's loop, and insertionSort runs once a slot: inlined, each
+// would copy its code into its callers, which the page's module pays for
+// in bytes (they are small enough for the compiler to inline).
+//
+//go:noinline
+func (r *calendar) link(j int) int32 {
+	c := r.free
+	r.free = r.next[c]
+	r.next[c] = -1
+	if r.first[j] < 0 {
+		r.first[j] = c
+	} else {
+		r.next[(r.tail[j]-1)>>r.shift] = c
+	}
+	return c << r.shift
+}
+
+// take empties slot j into dst, in order, and returns dst with its keys.
+// dst has room for every client's.
+func (r *calendar) take(j int, dst []uint64) []uint64 {
+	c := r.first[j]
+	if c < 0 {
+		return dst[:0]
+	}
+	n := 0
+	for {
+		lo, last := c<<r.shift, r.next[c] < 0
+		hi := lo + r.mask + 1
+		if last {
+			hi = r.tail[j]
+		}
+		n += copy(dst[n:cap(dst)], r.keys[lo:hi])
+		if last {
+			break
+		}
+		c = r.next[c]
+	}
+	r.next[c] = r.free
+	r.free, r.first[j], r.tail[j] = r.first[j], -1, 0
+	return dst[:n]
+}
+
+// A span is the range a policy draws a wait from (Policy.span).
+type span struct{ lo, hi time.Duration }
+
+// draw fills draws with r's next draws, in order.
+//
+//go:noinline
+func draw(r *sim.Rand, draws []float64) {
+	for i := range draws {
+		draws[i] = r.Float64()
+	}
+}
+
+// slotQueue holds a slot's calls in key order, (time, client), while
+// failed calls come back into the slot behind the one being taken. It is
+// a calendar of the slot: keys go to buckets by their top bits and are
+// sorted as they are loaded; a call that comes back goes into its bucket,
+// which is then the bucket being taken or a later one (it is later than
 // the call that failed). A jittered slot's offsets are spread over the
 // slot, so a bucket holds a few keys and is sorted by insertion; keys that
 // bunch up (everyone calls at t = 0) make a large bucket, which goes to
 // slices.Sort. Its buffers are kept from slot to slot.
 type slotQueue struct {
-	shift  uint      // a key's bucket is key >> shift
-	keys   []uint64  // the slot's keys, in bucket order
-	end    []int32   // where each bucket's keys end in keys
-	head   []int32   // each bucket's last key come back, in back, or -1
-	back   []backKey // the keys come back, linked per bucket
-	d      int       // the bucket being taken
-	cur    []uint64  // its keys, sorted
-	i      int       // the next key in cur
-	owned  []uint64  // cur's own buffer, once a key comes back into it
-	shared bool      // whether cur is a part of keys
+	shift uint     // a key's bucket is key >> shift
+	keys  []uint64 // the slot's keys, sorted (so in bucket order)
+	end   []int32  // where each bucket's keys end in keys
+	head  []int32  // the client of each bucket's last key come back, or -1
+	owned []uint64 // the bucket being taken, once keys come back into it
+	// A key come back is its client's one call in flight, so the keys
+	// come back are linked per bucket through per-client arrays.
+	backKey  []uint64 // the client's key come back
+	backNext []int32  // the client of the bucket's key come back before it, or -1
 }
 
-type backKey struct {
-	key  uint64
-	next int32 // the bucket's key come back before it, or -1
+// newSlotQueue is a slotQueue for keys of clients below clients.
+func newSlotQueue(clients int) *slotQueue {
+	return &slotQueue{backKey: make([]uint64, clients), backNext: make([]int32, clients)}
 }
 
 // load starts a slot of keys, each below 2^keyBits.
@@ -268,93 +406,102 @@ func (q *slotQueue) load(b []uint64, keyBits int) {
 	n := len(b)
 	// Between a quarter and a half as many buckets as keys.
 	bucketBits := min(max(bits.Len(uint(n))-2, 0), keyBits)
-	q.shift = uint(keyBits - bucketBits)
+	shift := uint(keyBits - bucketBits)
 	buckets := 1 << bucketBits
+	q.shift = shift
 	q.end = grow(q.end, buckets)
 	q.head = grow(q.head, buckets)
 	q.keys = grow(q.keys, n)
-	q.back = q.back[:0]
-	count := q.end
+	count, head, keys := q.end, q.head, q.keys
 	clear(count)
 	for _, k := range b {
-		count[k>>q.shift]++
+		count[k>>shift]++
 	}
-	sum := int32(0)
+	sum, large := int32(0), false
 	for d, c := range count {
 		count[d] = sum // where bucket d starts
 		sum += c
-		q.head[d] = -1
+		head[d] = -1
+		large = large || c > 16
 	}
 	for _, k := range b {
-		d := k >> q.shift
-		q.keys[count[d]] = k
+		d := k >> shift
+		keys[count[d]] = k
 		count[d]++ // where bucket d ends, once every key is placed
 	}
-	q.d, q.cur, q.i = -1, nil, 0
-}
-
-// nextBucket makes the next bucket that has keys the current one, sorted,
-// or reports that there is none: the slot's keys in order are each
-// bucket's cur, from i on, while keys come back into it. The run takes
-// them from cur itself, since a call costs more than taking a key in
-// WebAssembly, and there are millions a run.
-func (q *slotQueue) nextBucket() bool {
-	for q.i == len(q.cur) {
-		if q.d++; q.d == len(q.end) {
-			return false
-		}
+	if large {
 		lo := int32(0)
-		if q.d > 0 {
-			lo = q.end[q.d-1]
-		}
-		q.cur, q.i, q.shared = q.keys[lo:q.end[q.d]], 0, true
-		if h := q.head[q.d]; h >= 0 {
-			q.own()
-			for j := h; j >= 0; j = q.back[j].next {
-				q.cur = append(q.cur, q.back[j].key)
+		for _, hi := range count {
+			if hi-lo > 16 {
+				slices.Sort(keys[lo:hi])
 			}
-		}
-		b := q.cur
-		if len(b) > 16 {
-			slices.Sort(b)
-			continue
-		}
-		for i := 1; i < len(b); i++ { // by insertion, as nearly all are
-			k := b[i]
-			j := i
-			for ; j > 0 && b[j-1] > k; j-- {
-				b[j] = b[j-1]
-			}
-			b[j] = k
+			lo = hi
 		}
 	}
-	return true
+	insertionSort(keys)
 }
 
-// push puts back a key later than the last one taken.
-func (q *slotQueue) push(k uint64) {
-	d := int(k >> q.shift)
-	if d > q.d {
-		q.back = append(q.back, backKey{key: k, next: q.head[d]})
-		q.head[d] = int32(len(q.back) - 1)
-		return
+// insertionSort sorts keys whose every key is at most a few places from
+// its own: those of the slot's buckets, each of a few keys, in bucket
+// order. Its work is the keys and the places they move.
+//
+//go:noinline
+func insertionSort(keys []uint64) {
+	for i := 1; i < len(keys); i++ {
+		k := keys[i]
+		j := i
+		for ; j > 0 && keys[j-1] > k; j-- {
+			keys[j] = keys[j-1]
+		}
+		keys[j] = k
 	}
-	// Into the bucket being taken, in order among the keys not yet taken.
-	if q.shared {
-		q.own()
-	}
-	q.cur = append(q.cur, k)
-	j := len(q.cur) - 1
-	for ; j > q.i && q.cur[j-1] > k; j-- {
-		q.cur[j] = q.cur[j-1]
-	}
-	q.cur[j] = k
 }
 
-// own moves cur into its own buffer, so that keys can be added to it.
-func (q *slotQueue) own() {
-	q.owned = append(q.owned[:0], q.cur...)
-	q.cur, q.shared = q.owned, false
+// back puts back a key into a bucket after the one being taken.
+//
+//go:noinline
+func (q *slotQueue) back(k uint64) {
+	d, c := k>>q.shift, k&clientMask
+	q.backKey[c], q.backNext[c] = k, q.head[d]
+	q.head[d] = int32(c)
+}
+
+// merge is bucket d, cur, with the keys come back into it, sorted, in
+// q.owned.
+func (q *slotQueue) merge(cur []uint64, d int) []uint64 {
+	b := append(q.owned[:0], cur...)
+	for c := q.head[d]; c >= 0; c = q.backNext[c] {
+		b = append(b, q.backKey[c])
+	}
+	if len(b) > 16 {
+		slices.Sort(b)
+	} else {
+		insertionSort(b)
+	}
+	q.owned = b
+	return b
+}
+
+// insert puts k, a key later than cur[i], among the keys of cur after i,
+// in order, and returns those keys with k, in q.owned. owned says whether
+// cur already is q.owned.
+//
+//go:noinline
+func (q *slotQueue) insert(cur []uint64, i int, k uint64, owned bool) []uint64 {
+	b := cur[i+1:]
+	if owned {
+		b = append(b, k) // within q.owned: cur[:i+1], taken, is dropped
+	} else {
+		b = append(q.owned[:0], b...)
+		b = append(b, k)
+	}
+	j := len(b) - 1
+	for ; j > 0 && b[j-1] > k; j-- {
+		b[j] = b[j-1]
+	}
+	b[j] = k
+	q.owned = b
+	return b
 }
 
 // grow returns s with length n, reallocated only when it is too short.

@@ -384,7 +384,7 @@ func TestSlotQueueOrder(t *testing.T) {
 		},
 		"early": func(r *sim.Rand, i int) uint64 { return uint64(r.Intn(1000))<<clientBits | uint64(i) },
 	}
-	var q slotQueue
+	q := newSlotQueue(clientMask + 1)
 	for name, key := range shapes {
 		for _, backs := range []int{0, 1, 3} { // keys pushed back per key taken, at most
 			for seed := uint64(1); seed <= 6; seed++ {
@@ -401,9 +401,10 @@ func TestSlotQueueOrder(t *testing.T) {
 					slices.Sort(want)
 					var later keyHeap // the reference's keys pushed back
 					q.load(keys, keyBits)
+					qw := walk(q)
 					next := n // a client number no key has
 					for taken := 0; ; taken++ {
-						k, ok := q.take()
+						k, ok := qw.take()
 						var w uint64
 						switch {
 						case len(want) > 0 && (len(later) == 0 || want[0] < later[0]):
@@ -441,7 +442,7 @@ func TestSlotQueueOrder(t *testing.T) {
 							}
 							b := (off+step)<<clientBits | uint64(next)
 							next++
-							q.push(b)
+							qw.push(b)
 							heap.Push(&later, b)
 						}
 					}
@@ -451,14 +452,44 @@ func TestSlotQueueOrder(t *testing.T) {
 	}
 }
 
-// take is the run's way of taking slotQueue's next key, as one call.
-func (q *slotQueue) take() (uint64, bool) {
-	if q.i == len(q.cur) && !q.nextBucket() {
-		return 0, false
+// slotWalk takes a loaded slotQueue's keys in order, as runJitter does,
+// one call per key.
+type slotWalk struct {
+	q     *slotQueue
+	d     int      // the bucket being taken
+	lo    int32    // where the next bucket starts in q.keys
+	cur   []uint64 // its keys, from i on
+	i     int
+	owned bool
+}
+
+func walk(q *slotQueue) *slotWalk { return &slotWalk{q: q, d: -1} }
+
+func (w *slotWalk) take() (uint64, bool) {
+	for w.i == len(w.cur) {
+		if w.d++; w.d == len(w.q.end) {
+			return 0, false
+		}
+		hi := w.q.end[w.d]
+		w.cur, w.i, w.owned = w.q.keys[w.lo:hi], 0, false
+		w.lo = hi
+		if w.q.head[w.d] >= 0 {
+			w.cur, w.owned = w.q.merge(w.cur, w.d), true
+		}
 	}
-	k := q.cur[q.i]
-	q.i++
+	k := w.cur[w.i]
+	w.i++
 	return k, true
+}
+
+// push puts back k, later than the last key taken.
+func (w *slotWalk) push(k uint64) {
+	if int(k>>w.q.shift) > w.d {
+		w.q.back(k)
+		return
+	}
+	w.cur, w.owned = w.q.insert(w.cur, w.i-1, k, w.owned), true
+	w.i = 0
 }
 
 // keyHeap is a min-heap of keys for container/heap.

@@ -25,6 +25,10 @@ const (
 // Policies lists the policies in the order a reader meets them.
 var Policies = []Policy{None, Full, Equal, Decorrelated}
 
+// Jittered reports whether p draws its waits. A run of a policy that
+// does not is the same run whatever its seed.
+func (p Policy) Jittered() bool { return p != None }
+
 // Ceiling is c = min(cap, base * 2^attempt): the exponential part every
 // policy shares. It never overflows, whatever the attempt.
 func Ceiling(attempt int, base, cap time.Duration) time.Duration {
@@ -43,28 +47,46 @@ func (p Policy) Wait(attempt int, prev, base, cap time.Duration, r *sim.Rand) ti
 	return p.wait(Ceiling(attempt, base, cap), prev, base, cap, r)
 }
 
-// wait is Wait given the attempt's ceiling, Ceiling(attempt, base, cap).
+// wait is Wait given the attempt's ceiling, Ceiling(attempt, base, cap):
+// a duration drawn from the policy's span, at most cap.
 func (p Policy) wait(ceiling, prev, base, cap time.Duration, r *sim.Rand) time.Duration {
+	lo, hi := p.span(ceiling, prev, base)
+	return min(cap, uniform(r, lo, hi))
+}
+
+// span is the range [lo, hi) a wait is drawn from, given the attempt's
+// ceiling (at most cap) and the client's previous wait. None's is empty:
+// its wait is the ceiling, drawn from nothing. Full's and Equal's waits
+// are at most the ceiling, so within cap; Decorrelated's can pass cap.
+func (p Policy) span(ceiling, prev, base time.Duration) (lo, hi time.Duration) {
 	switch p {
 	case Full:
-		return uniform(r, 0, ceiling)
+		return 0, ceiling
 	case Equal:
-		return ceiling/2 + uniform(r, 0, ceiling-ceiling/2)
+		return ceiling / 2, ceiling
 	case Decorrelated:
-		hi := 3 * prev
-		if hi < base {
-			hi = base
-		}
-		return min(cap, uniform(r, base, hi))
+		return decorrelatedSpan(prev, base)
 	default:
-		return ceiling
+		return ceiling, ceiling
 	}
 }
 
-// uniform draws a duration in [lo, hi), to the nanosecond.
+// decorrelatedSpan is Decorrelated's span: from base to three times the
+// previous wait, and at least base.
+func decorrelatedSpan(prev, base time.Duration) (lo, hi time.Duration) {
+	return base, max(3*prev, base)
+}
+
+// uniform draws a duration in [lo, hi), to the nanosecond; an empty range
+// is lo, and draws nothing.
 func uniform(r *sim.Rand, lo, hi time.Duration) time.Duration {
 	if hi <= lo {
 		return lo
 	}
-	return lo + time.Duration(r.Float64()*float64(hi-lo))
+	return within(r.Float64(), lo, hi)
+}
+
+// within is the duration a share u, in [0, 1), of the way from lo to hi.
+func within(u float64, lo, hi time.Duration) time.Duration {
+	return lo + time.Duration(u*float64(hi-lo))
 }

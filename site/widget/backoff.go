@@ -84,45 +84,58 @@ func runBackoff(v Values) (Run, error) {
 // recent holds the last few runs of the engine, so that changing one of
 // the two policies, or swapping them, does not run the other again: with a
 // hundred thousand clients a jittered run takes the page a few hundred
-// milliseconds. Results are only read once made.
+// milliseconds. A run without jitter is kept under seed 0, since every
+// seed gives it: a new seed runs only the jittered policy again. Results
+// are only read once made.
 var recent struct {
 	sync.Mutex
-	keys []runKey
-	runs []backoff.Result
+	runs []*keptRun // the most recently used last
 }
+
+// A keptRun is a run of the engine and what it was asked.
+type keptRun struct {
+	key runKey
+	res backoff.Result
+}
+
+// runEngine is backoff.Run; tests count its runs.
+var runEngine = backoff.Run
 
 type runKey struct {
 	p    backoff.Params
 	seed uint64
 }
 
-// recentRuns is how many runs recent keeps: the two of the widget's
-// current state and the two before it.
+// recentRuns is how many runs recent keeps, the most recently used: the
+// two of the widget's current state and the two before it.
 const recentRuns = 4
 
 func cachedRun(p backoff.Params, seed uint64) (backoff.Result, error) {
+	if !p.Policy.Jittered() {
+		seed = 0
+	}
 	k := runKey{p, seed}
 	recent.Lock()
-	for i, key := range recent.keys {
-		if key == k {
-			res := recent.runs[i]
+	for i, r := range recent.runs {
+		if r.key == k {
+			// Used again: it moves last, where the oldest is dropped last.
+			copy(recent.runs[i:], recent.runs[i+1:])
+			recent.runs[len(recent.runs)-1] = r
 			recent.Unlock()
-			return res, nil
+			return r.res, nil
 		}
 	}
 	recent.Unlock()
-	res, err := backoff.Run(p, seed)
+	res, err := runEngine(p, seed)
 	if err != nil {
 		return res, err
 	}
 	recent.Lock()
-	if n := len(recent.keys); n == recentRuns { // drop the oldest
-		copy(recent.keys, recent.keys[1:])
+	if n := len(recent.runs); n == recentRuns { // drop the oldest
 		copy(recent.runs, recent.runs[1:])
-		recent.keys, recent.runs = recent.keys[:n-1], recent.runs[:n-1]
+		recent.runs = recent.runs[:n-1]
 	}
-	recent.keys = append(recent.keys, k)
-	recent.runs = append(recent.runs, res)
+	recent.runs = append(recent.runs, &keptRun{k, res})
 	recent.Unlock()
 	return res, nil
 }

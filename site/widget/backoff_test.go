@@ -67,6 +67,25 @@ func TestBackoffSeed(t *testing.T) {
 	}
 }
 
+// A new seed runs the jittered policy again and not the one without
+// jitter, whose run is the same for every seed; the cache keeps it while
+// it is used, however many seeds come and go.
+func TestBackoffNewSeedRunsOnlyTheJitter(t *testing.T) {
+	var ran []string
+	defer func(run func(backoff.Params, uint64) (backoff.Result, error)) { runEngine = run }(runEngine)
+	runEngine = func(p backoff.Params, seed uint64) (backoff.Result, error) {
+		ran = append(ran, string(p.Policy)+" "+strconv.FormatUint(seed, 10))
+		return backoff.Run(p, seed)
+	}
+	for seed := 2; seed <= 8; seed++ {
+		render(t, &Backoff, map[string]string{"clients": "777", "policy": "none", "compare": "full", "seed": strconv.Itoa(seed)})
+	}
+	want := "none 0, full 2, full 3, full 4, full 5, full 6, full 7, full 8"
+	if got := strings.Join(ran, ", "); got != want {
+		t.Fatalf("engine runs %s; want %s", got, want)
+	}
+}
+
 var barRE = regexp.MustCompile(`<path class="(?:bars|steps) p-[a-z]+" data-key="[a-z]+-0" d="([^"]*)"`)
 
 // A hundred thousand clients run in the page and draw at most maxBars bars
