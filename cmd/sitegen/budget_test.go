@@ -12,12 +12,16 @@ import "testing"
 // snippet's error (no internal/reflectlite) took it to 848,178 B, and
 // compiling the page's own packages without inlining (gotool.WasmFlags)
 // to 801,522 B; setting a permalink's controls instead of drawing the
-// widget again, and the smaller trace events, to 794,273 B. The budget is
-// just above that: about 3.7 KB, what brotli
+// widget again, and the smaller trace events, to 794,273 B. Making the
+// models allocate about half as often a run and backoff's 100,000 clients
+// a loop without calls added 18,127 B raw and 4,111 B brotli (796,281 to
+// 800,392 B): a reader downloads 0.5% more for a heavy run about a
+// quarter faster in the page. The budget is just above that: about 3.6
+// KB, what brotli
 // 11 moves either way for a change of a few bytes, so that a change that
 // adds to the module has to raise it, and say why, here. The aim stays the
 // Performance section's: within 1.5x the floor, 660 KB.
-const wasmBudget = 798 * 1000
+const wasmBudget = 804 * 1000
 
 func TestWasmModuleWithinBudget(t *testing.T) {
 	productionSite(t)
