@@ -175,3 +175,39 @@ func TestCurrency(t *testing.T) {
 		t.Fatalf("%d codes known, want the list's 155", n)
 	}
 }
+
+// A payment's Canonical is idem.Canonical's own form, so that the two
+// payment servers, one fingerprinting it with Keeper.Do (which writes it
+// in canonical form again) and the other with Keeper.DoCanonical (which
+// takes it as it is), give one payment one fingerprint; and it is the
+// canonical form of the body itself whenever the body wrote its currency
+// in lower case. Bodies meaning one payment, in any member order,
+// whitespace or escaping, have one Canonical.
+func FuzzCanonicalIsIdemCanonical(f *testing.F) {
+	for _, s := range []string{`{"amount":2500,"currency":"usd"}`, `{"currency":"usd","amount":2500}`,
+		" {\n\t\"currency\" :\r\"usd\" ,\"amount\" : 2500 }\n", `{"\u0061mount":2500,"currency":"\u0075\u0073\u0064"}`,
+		`{"amount":2500,"\u0063urrency":"u\u0073d"}`, `{"amount":2500,"currency":"USD"}`, `{"amount":2500,"currency":"uSd"}`,
+		`{"amount":2500,"currency":"\u0055SD"}`, `{"amount":2500,"currency":"\/usd"}`, `{"amount":2500.0,"currency":"usd"}`,
+		`{"amount":2.5e3,"currency":"usd"}`, `{"amount":25e2,"currency":"usd"}`, `{"amount":02500,"currency":"usd"}`,
+		`{"amount":-2500,"currency":"usd"}`, `{"amount":1,"currency":"jpy"}`, `{"amount":99999999,"currency":"eur"}`,
+		`{"amount":100000000,"currency":"eur"}`, `{"amount":2500,"currency":"usd","amount":2500}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		req, err := ledger.ParsePayment(body)
+		if err != nil {
+			return
+		}
+		c := req.Canonical()
+		again, err := idem.Canonical(c)
+		if err != nil || !bytes.Equal(again, c) {
+			t.Fatalf("ParsePayment(%q).Canonical() = %s, whose canonical form is %s (%v)", body, c, again, err)
+		}
+		if back, err := ledger.ParsePayment(c); err != nil || back != req {
+			t.Fatalf("ParsePayment(%q).Canonical() = %s, which parses as %+v (%v)", body, c, back, err)
+		}
+		if raw, err := idem.Canonical(body); err == nil && bytes.Equal(bytes.ToLower(raw), raw) && !bytes.Equal(raw, c) {
+			t.Fatalf("ParsePayment(%q).Canonical() = %s; the body's own canonical form is %s", body, c, raw)
+		}
+	})
+}
