@@ -2,8 +2,6 @@ package main
 
 import (
 	"bytes"
-	"io/fs"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -21,8 +19,8 @@ func TestSearchRootIndexesTheSame(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("pagefind on the whole pages: %v\n%s", err, out)
 	}
-	rooted := readTree(t, filepath.Join(dir, pagefindDir))
-	wholeTree := readTree(t, whole)
+	rooted := treeFiles(t, filepath.Join(dir, pagefindDir))
+	wholeTree := treeFiles(t, whole)
 	for _, name := range pagefindUnused {
 		delete(wholeTree, name)
 	}
@@ -41,26 +39,4 @@ func TestSearchRootIndexesTheSame(t *testing.T) {
 			t.Errorf("%s: written from searchRoot only", name)
 		}
 	}
-}
-
-// readTree reads every file under dir, by slash path relative to it.
-func readTree(t *testing.T, dir string) map[string][]byte {
-	t.Helper()
-	files := map[string][]byte{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		files[filepath.ToSlash(rel)] = data
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return files
 }
