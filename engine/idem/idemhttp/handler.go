@@ -288,7 +288,7 @@ func (h *Handler) createPayment(r *http.Request, e *Entry) (a answer) {
 	ctx := context.WithoutCancel(r.Context())
 	keeper := idem.Keeper{Store: h.Store, Clock: h.clock(), Lease: h.Lease, TTL: h.TTL}
 	var worked answer // the work's own answer, kept for a release
-	resp, err := keeper.Do(ctx, account, key, req.Canonical(), func(ctx context.Context, c *idem.Claim) (int, []byte, error) {
+	resp, err := keeper.DoCanonical(ctx, account, key, req.Canonical(), func(ctx context.Context, c *idem.Claim) (int, []byte, error) {
 		var werr error
 		worked, werr = h.pay(ctx, c, req)
 		return worked.status, worked.body, werr

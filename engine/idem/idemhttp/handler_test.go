@@ -1,6 +1,7 @@
 package idemhttp_test
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -391,5 +392,40 @@ func TestInvalidKeySaysTheReason(t *testing.T) {
 		if _, detail := problemOf(t, h, rec); rec.Code != 400 || detail != tc.err.Reason {
 			t.Errorf("Idempotency-Key %q: %d, detail %q; want 400, %q", tc.values, rec.Code, detail, tc.err.Reason)
 		}
+	}
+}
+
+// The handler reads a payment once and hands its canonical form to the
+// keeper as it is (Keeper.DoCanonical). A key a store already holds, from
+// Keeper.Do over the same form (how the handler fingerprinted before, and
+// so the rows of a store in use), is still the same request: a retry
+// written otherwise replays it, another amount is refused.
+func TestKeysStoredByDoStillReplay(t *testing.T) {
+	store := ledger.NewMemoryStore()
+	account, err := idemhttp.AccountOf("Bearer t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, err := ledger.ParsePayment([]byte(body2500))
+	if err != nil {
+		t.Fatal(err)
+	}
+	keeper := idem.Keeper{Store: store, Clock: idem.ClockFunc(time.Now)}
+	stored, err := keeper.Do(t.Context(), account, "k_1", req.Canonical(), func(context.Context, *idem.Claim) (int, []byte, error) {
+		return 201, []byte(`{"id":"pay_stored"}`), nil
+	})
+	if err != nil || stored.Status != 201 {
+		t.Fatalf("storing the key: %+v, %v", stored, err)
+	}
+	h := &idemhttp.Sandbox{Store: store}
+	retry := serve(h, "POST", "/v1/payments", strings.NewReader(` { "currency" : "USD", "amount" : 2500 } `),
+		"Authorization", "Bearer t", "Idempotency-Key", "k_1", "Content-Type", "application/json")
+	if retry.Code != 201 || retry.Header().Get("Idempotent-Replayed") != "true" || retry.Body.String() != `{"id":"pay_stored"}` {
+		t.Fatalf("the retry of a stored key: %d %v %s", retry.Code, retry.Header(), retry.Body)
+	}
+	other := serve(h, "POST", "/v1/payments", strings.NewReader(`{"amount":9900,"currency":"usd"}`),
+		"Authorization", "Bearer t", "Idempotency-Key", "k_1", "Content-Type", "application/json")
+	if other.Code != 422 {
+		t.Fatalf("another amount under a stored key: %d %s", other.Code, other.Body)
 	}
 }
