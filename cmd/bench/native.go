@@ -44,27 +44,42 @@ type modelCase struct {
 	Time func() error
 }
 
-// engineCase is a case whose run is run: trace reads the result's trace,
-// figures its summary as the Python script prints it.
-func engineCase[R any](model, name, label string, run func() (R, error), trace func(R) sim.Trace, figures func(R) map[string]any) modelCase {
+// engineCase is a case whose run is run with the parameters p, made once
+// (as the Python script's are, its run's arguments): trace reads the
+// result's trace, figures its summary as the Python script prints it.
+//
+// Time runs into the room of the case's last run (the models' RunInto), as
+// a caller that runs a model again and again does. It is the reuse a Python
+// run has for free: reference counting frees a run's lists as it returns,
+// and the next run's are made in the same memory.
+func engineCase[P, R any](model, name, label string, p P, run func(P, *R) error, trace func(*R) sim.Trace, figures func(*R) map[string]any) modelCase {
+	var last R
 	return modelCase{Model: model, Case: name, Label: label,
 		Run: func() (map[string]any, error) {
-			r, err := run()
-			if err != nil {
+			var r R
+			if err := run(p, &r); err != nil {
 				return nil, err
 			}
-			return withTrace(figures(r), trace(r)), nil
+			return withTrace(figures(&r), trace(&r)), nil
 		},
 		Time: func() error {
-			r, err := run()
-			if err != nil {
+			if err := run(p, &last); err != nil {
 				return err
 			}
-			if t := trace(r); len(t) > 0 {
+			if t := trace(&last); len(t) > 0 {
 				_ = t[len(t)-1].Sentence()
 			}
 			return nil
 		},
+	}
+}
+
+// fresh is run for a model without a RunInto: a new result each time.
+func fresh[P, R any](run func(P) (R, error)) func(P, *R) error {
+	return func(p P, res *R) error {
+		r, err := run(p)
+		*res = r
+		return err
 	}
 }
 
@@ -116,115 +131,107 @@ func referenceModels() []string {
 }
 
 func backoffCase(name, label string, policy backoff.Policy) modelCase {
-	return engineCase("backoff", name, label, func() (backoff.Result, error) {
-		p := backoff.Defaults()
-		p.Policy = policy
-		return backoff.Run(p, 1)
-	}, func(r backoff.Result) sim.Trace { return r.Trace }, func(r backoff.Result) map[string]any {
-		return map[string]any{"calls": r.Calls, "last_served_s": r.LastServedS, "waves": r.Waves}
-	})
+	p := backoff.Defaults()
+	p.Policy = policy
+	run := func(p backoff.Params) (backoff.Result, error) { return backoff.Run(p, 1) }
+	return engineCase("backoff", name, label, p, fresh(run),
+		func(r *backoff.Result) sim.Trace { return r.Trace }, func(r *backoff.Result) map[string]any {
+			return map[string]any{"calls": r.Calls, "last_served_s": r.LastServedS, "waves": r.Waves}
+		})
 }
 
 func budgetCase(name, label string, withBudget bool) modelCase {
-	return engineCase("budget", name, label, func() (budget.Result, error) {
-		p := budget.Defaults()
-		p.Budget = withBudget
-		return budget.Run(p)
-	}, func(r budget.Result) sim.Trace { return r.Trace }, func(r budget.Result) map[string]any {
-		return map[string]any{"calls": r.Calls, "retries": r.Retries, "denied": r.Denied}
-	})
+	p := budget.Defaults()
+	p.Budget = withBudget
+	return engineCase("budget", name, label, p, budget.RunInto,
+		func(r *budget.Result) sim.Trace { return r.Trace }, func(r *budget.Result) map[string]any {
+			return map[string]any{"calls": r.Calls, "retries": r.Retries, "denied": r.Denied}
+		})
 }
 
 func stormCase(name, label string, withBudget, skip bool) modelCase {
-	return engineCase("storm", name, label, func() (storm.Result, error) {
-		p := storm.Defaults()
-		p.Budget, p.SkipExpired = withBudget, skip
-		return storm.Run(p)
-	}, func(r storm.Result) sim.Trace { return r.Trace }, func(r storm.Result) map[string]any {
-		var recovered any // JSON null: never recovered within the run
-		if r.RecoveredAfterS != nil {
-			recovered = *r.RecoveredAfterS
-		}
-		return map[string]any{"healthy": r.Healthy, "slow": r.Slow, "recovered_after_s": recovered}
-	})
+	p := storm.Defaults()
+	p.Budget, p.SkipExpired = withBudget, skip
+	return engineCase("storm", name, label, p, fresh(storm.Run),
+		func(r *storm.Result) sim.Trace { return r.Trace }, func(r *storm.Result) map[string]any {
+			var recovered any // JSON null: never recovered within the run
+			if r.RecoveredAfterS != nil {
+				recovered = *r.RecoveredAfterS
+			}
+			return map[string]any{"healthy": r.Healthy, "slow": r.Slow, "recovered_after_s": recovered}
+		})
 }
 
 func guardCase(name, label string, strategy guard.Strategy) modelCase {
-	return engineCase("guard", name, label, func() (guard.Result, error) {
-		p := guard.Defaults()
-		p.Strategy = strategy
-		return guard.Run(p, 1)
-	}, func(r guard.Result) sim.Trace { return r.Trace }, func(r guard.Result) map[string]any {
-		return map[string]any{"rows": r.Rows, "charges": r.Charges, "replayed": r.Replayed,
-			"statuses": statuses(r.Statuses), "retry_status": r.Retry.Status, "other_status": r.Other.Status}
-	})
+	p := guard.Defaults()
+	p.Strategy = strategy
+	return engineCase("guard", name, label, p, func(p guard.Params, res *guard.Result) error { return guard.RunInto(p, 1, res) },
+		func(r *guard.Result) sim.Trace { return r.Trace }, func(r *guard.Result) map[string]any {
+			return map[string]any{"rows": r.Rows, "charges": r.Charges, "replayed": r.Replayed,
+				"statuses": statuses(r.Statuses), "retry_status": r.Retry.Status, "other_status": r.Other.Status}
+		})
 }
 
 // paymentCase runs the payment model with the first attempt's fault
 // first and the second attempt delivered.
 func paymentCase(name, label string, keys payment.Keys, first payment.Fault) modelCase {
-	return engineCase("payment", name, label, func() (payment.Result, error) {
-		p := payment.Defaults()
-		p.Keys, p.Faults = keys, []payment.Fault{first, payment.OK}
-		return payment.Run(p)
-	}, func(r payment.Result) sim.Trace { return r.Trace }, func(r payment.Result) map[string]any {
-		return map[string]any{"charges": len(r.Charges), "receipt": r.Receipt, "status": r.Status,
-			"replayed": r.Replayed, "attempts": r.Attempts}
-	})
+	p := payment.Defaults()
+	p.Keys, p.Faults = keys, []payment.Fault{first, payment.OK}
+	return engineCase("payment", name, label, p, payment.RunInto,
+		func(r *payment.Result) sim.Trace { return r.Trace }, func(r *payment.Result) map[string]any {
+			return map[string]any{"charges": len(r.Charges), "receipt": r.Receipt, "status": r.Status,
+				"replayed": r.Replayed, "attempts": r.Attempts}
+		})
 }
 
 // lockCase runs the lock model at its defaults but for what change sets.
 func lockCase(name, label string, change func(*lock.Params)) modelCase {
-	return engineCase("lock", name, label, func() (lock.Result, error) {
-		p := lock.Defaults()
-		change(&p)
-		return lock.Run(p)
-	}, func(r lock.Result) sim.Trace { return r.Trace }, func(r lock.Result) map[string]any {
-		var doneAt any // JSON null: a sender gave up
-		if r.DoneAt != nil {
-			doneAt = *r.DoneAt
-		}
-		return map[string]any{"charges": r.Charges, "sends": r.Sends, "conflicts": r.Conflicts,
-			"replays": r.Replays, "unavailable": r.Unavailable, "timeouts": r.Timeouts, "gave_up": r.GaveUp,
-			"done_at_s": doneAt}
-	})
+	p := lock.Defaults()
+	change(&p)
+	return engineCase("lock", name, label, p, lock.RunInto,
+		func(r *lock.Result) sim.Trace { return r.Trace }, func(r *lock.Result) map[string]any {
+			var doneAt any // JSON null: a sender gave up
+			if r.DoneAt != nil {
+				doneAt = *r.DoneAt
+			}
+			return map[string]any{"charges": r.Charges, "sends": r.Sends, "conflicts": r.Conflicts,
+				"replays": r.Replays, "unavailable": r.Unavailable, "timeouts": r.Timeouts, "gave_up": r.GaveUp,
+				"done_at_s": doneAt}
+		})
 }
 
 // outboxCase runs the outbox model with its relay crash, orders orders
 // and the inbox or not.
 func outboxCase(name, label string, orders int, inbox bool) modelCase {
-	return engineCase("outbox", name, label, func() (outbox.Result, error) {
-		p := outbox.Defaults()
-		p.Orders, p.Inbox = orders, inbox
-		return outbox.Run(p)
-	}, func(r outbox.Result) sim.Trace { return r.Trace }, func(r outbox.Result) map[string]any {
-		return map[string]any{"orders": r.Orders, "published": r.Published, "emails": r.Emails, "skipped": r.Skipped}
-	})
+	p := outbox.Defaults()
+	p.Orders, p.Inbox = orders, inbox
+	return engineCase("outbox", name, label, p, outbox.RunInto,
+		func(r *outbox.Result) sim.Trace { return r.Trace }, func(r *outbox.Result) map[string]any {
+			return map[string]any{"orders": r.Orders, "published": r.Published, "emails": r.Emails, "skipped": r.Skipped}
+		})
 }
 
 // sagaCase runs the saga model at its defaults (the hotel refuses, the
 // runner crashes after the flight), with keys or not.
 func sagaCase(name, label string, keys bool) modelCase {
-	return engineCase("saga", name, label, func() (saga.Result, error) {
-		p := saga.Defaults()
-		p.Keys = keys
-		return saga.Run(p)
-	}, func(r saga.Result) sim.Trace { return r.Trace }, func(r saga.Result) map[string]any {
-		return map[string]any{"outcome": r.Outcome, "charges": r.Charges, "undos": r.Undos,
-			"stray": r.Stray, "calls": r.Calls, "crashes": r.Crashes}
-	})
+	p := saga.Defaults()
+	p.Keys = keys
+	return engineCase("saga", name, label, p, saga.RunInto,
+		func(r *saga.Result) sim.Trace { return r.Trace }, func(r *saga.Result) map[string]any {
+			return map[string]any{"outcome": r.Outcome, "charges": r.Charges, "undos": r.Undos,
+				"stray": r.Stray, "calls": r.Calls, "crashes": r.Crashes}
+		})
 }
 
 // orderingCase runs the ordering model's default arrivals under strategy.
 func orderingCase(name, label string, strategy ordering.Strategy) modelCase {
-	return engineCase("ordering", name, label, func() (ordering.Result, error) {
-		p := ordering.Defaults()
-		p.Strategy = strategy
-		return ordering.Run(p)
-	}, func(r ordering.Result) sim.Trace { return r.Trace }, func(r ordering.Result) map[string]any {
-		return map[string]any{"plan": r.Plan, "applied": strings.Join(r.Applied, ", "),
-			"skipped": r.Skipped, "correct": r.Correct}
-	})
+	p := ordering.Defaults()
+	p.Strategy = strategy
+	return engineCase("ordering", name, label, p, ordering.RunInto,
+		func(r *ordering.Result) sim.Trace { return r.Trace }, func(r *ordering.Result) map[string]any {
+			return map[string]any{"plan": r.Plan, "applied": strings.Join(r.Applied, ", "),
+				"skipped": r.Skipped, "correct": r.Correct}
+		})
 }
 
 // statuses writes answers counted per status as "201: 1, 409: 19", the

@@ -44,17 +44,30 @@ type Result struct {
 // 999 * 0.1 = 109.9 tokens: 109 retries, 1,000 + 109 = 1,109 calls, where
 // without a budget 1,000 * (1 + 3) = 4,000.
 func Run(p Params) (Result, error) {
+	var res Result
+	err := RunInto(p, &res)
+	return res, err
+}
+
+// RunInto is Run writing into res: the run's trace goes into the room of
+// res's last one, which it overwrites, so a caller that runs the model
+// again and again, and no longer reads its last run, allocates the trace
+// once. On an error res is left as it was.
+func RunInto(p Params, res *Result) error {
 	if err := p.Validate(); err != nil {
-		return Result{}, err
+		return err
 	}
 	// A first play without a trace counts the events, so that the trace,
 	// the bulk of a run's memory, is allocated once at its size instead of
 	// copied as it grows.
 	sum := play(p, nil)
-	res := Result{Summary: sum}
-	res.Trace = make(sim.Trace, 0, min(sum.Calls+sum.Denied, sim.MaxEvents+1))
-	play(p, &res.Trace)
-	return res, nil
+	trace, n := res.Trace[:0], min(sum.Calls+sum.Denied, sim.MaxEvents+1)
+	if cap(trace) < n {
+		trace = make(sim.Trace, 0, n) // at its size: slices.Grow would round it up
+	}
+	play(p, &trace)
+	*res = Result{Summary: sum, Trace: trace}
+	return nil
 }
 
 // play runs the requests and records their events in trace, unless it is

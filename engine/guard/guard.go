@@ -12,6 +12,7 @@
 package guard
 
 import (
+	"slices"
 	"time"
 
 	"github.com/retrylab/retrylab/engine/sim"
@@ -98,13 +99,24 @@ type Result struct {
 // long before the winner saves its answer (round CardSteps + 2), and answer
 // 409: {201: 1, 409: N-1}, 1 charge.
 func Run(p Params, seed uint64) (Result, error) {
+	var res Result
+	err := RunInto(p, seed, &res)
+	return res, err
+}
+
+// RunInto is Run writing into res: the run's trace, answers and statuses
+// go into the room of res's last ones, which they overwrite, so a caller
+// that runs the model again and again, and no longer reads its last run,
+// allocates them once. On an error res is left as it was.
+func RunInto(p Params, seed uint64, res *Result) error {
 	if err := p.Validate(); err != nil {
-		return Result{}, err
+		return err
 	}
 	// One block for the model, its database and its Sim, one for the
 	// handlers (the burst's, then the two follow-ups'), one for the names.
 	m := &model{p: p, db: db{unique: p.Strategy != CheckThenInsert, rows: make([]row, 0, p.N+2)}, r: -1}
 	m.s.Seed(seed)
+	m.s.Trace = res.Trace[:0]
 	// Room for every step of the burst and the two follow-ups, so the
 	// trace is allocated once, at its size, rather than copied as it grows.
 	m.s.Reserve(p.events(), 1)
@@ -123,7 +135,12 @@ func Run(p Params, seed uint64) (Result, error) {
 	m.s.Schedule(0, m)
 	m.s.Run()
 
-	res := Result{Summary: Summary{Statuses: make(map[int]int, 2), Answers: make([]Answer, 0, p.N)}}
+	statuses := res.Statuses
+	if statuses == nil {
+		statuses = make(map[int]int, 2)
+	}
+	clear(statuses)
+	*res = Result{Summary: Summary{Statuses: statuses, Answers: slices.Grow(res.Answers[:0], p.N)}}
 	for _, h := range m.handlers[:p.N] {
 		res.Answers = append(res.Answers, h.answer)
 		res.Statuses[h.answer.Status]++
@@ -147,7 +164,7 @@ func Run(p Params, seed uint64) (Result, error) {
 	res.Retry = follow(&m.handlers[p.N], "retry", Amount)
 	res.Other = follow(&m.handlers[p.N+1], "other", OtherAmount)
 	res.Trace = m.s.Trace
-	return res, nil
+	return nil
 }
 
 type model struct {

@@ -125,10 +125,21 @@ func (c *charge) Handle() {
 // charge, 3 sends, 1 conflict, 1 replay, done at 60 s. SIMULATORS.md
 // section 7 lists the figures of every fault; the tests assert them.
 func Run(p Params) (Result, error) {
+	var res Result
+	err := RunInto(p, &res)
+	return res, err
+}
+
+// RunInto is Run writing into res: the run's trace and the time it is done
+// go into the room of res's last ones, which they overwrite, so a caller
+// that runs the model again and again, and no longer reads its last run,
+// allocates them once. On an error res is left as it was.
+func RunInto(p Params, res *Result) error {
 	if err := p.Validate(); err != nil {
-		return Result{}, err
+		return err
 	}
 	r := &run{p: p, senders: make([]sender, p.Dupes)}
+	r.s.Trace = res.Trace[:0]
 	// Room for six events a sender, what a run without a fault makes: its
 	// send, the guard's command, the work, the charge, the save and the
 	// answer; and for the refs of two sends a sender. A fault (a crash,
@@ -166,11 +177,16 @@ func Run(p Params) (Result, error) {
 		last = max(last, sd.doneAt)
 	}
 	if r.res.GaveUp == 0 {
-		secs := last.Seconds()
-		r.res.DoneAt = &secs
+		doneAt := res.DoneAt
+		if doneAt == nil {
+			doneAt = new(float64)
+		}
+		*doneAt = last.Seconds()
+		r.res.DoneAt = doneAt
 	}
 	r.res.Trace = r.s.Trace
-	return r.res, nil
+	*res = r.res
+	return nil
 }
 
 // Kinds of the trace's events, in lanes "sender-N", "server", "store" and

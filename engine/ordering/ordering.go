@@ -67,12 +67,23 @@ const Tick = time.Second
 
 // Run delivers the events in arrival order to a consumer.
 func Run(p Params) (Result, error) {
+	var res Result
+	err := RunInto(p, &res)
+	return res, err
+}
+
+// RunInto is Run writing into res: the run's trace and applied events go
+// into the room of res's last ones, which they overwrite, so a caller that
+// runs the model again and again, and no longer reads its last run,
+// allocates them once. On an error res is left as it was.
+func RunInto(p Params, res *Result) error {
 	if err := p.Validate(); err != nil {
-		return Result{}, err
+		return err
 	}
-	var s sim.Sim                  // no randomness in this model
+	var s sim.Sim // no randomness in this model
+	s.Trace = res.Trace[:0]
 	s.Reserve(2*len(p.Arrival), 0) // a delivery, then an apply or a skip
-	res := Result{Summary: Summary{Applied: make([]string, 0, len(p.Arrival))}}
+	*res = Result{Summary: Summary{Applied: slices.Grow(res.Applied[:0], len(p.Arrival))}}
 	c := consumer{strategy: p.Strategy, mark: -1}
 	newest := Event{At: -1}
 	for i, id := range p.Arrival {
@@ -93,7 +104,7 @@ func Run(p Params) (Result, error) {
 	}
 	res.Correct = res.Plan == newest.Plan
 	res.Trace = s.Trace
-	return res, nil
+	return nil
 }
 
 // consumer is the subscriber's side: the plan and the watermark, the time

@@ -54,15 +54,26 @@ var eventIDs = sim.Names("evt_", MaxOrders)
 // again: 2 messages on the broker; the consumer emails for the first and
 // its inbox skips the second: 1 email.
 func Run(p Params) (Result, error) {
+	var res Result
+	err := RunInto(p, &res)
+	return res, err
+}
+
+// RunInto is Run writing into res: the run's trace goes into the room of
+// res's last one, which it overwrites, so a caller that runs the model
+// again and again, and no longer reads its last run, allocates the trace
+// once. On an error res is left as it was.
+func RunInto(p Params, res *Result) error {
 	if err := p.Validate(); err != nil {
-		return Result{}, err
+		return err
 	}
 	var s sim.Sim // no randomness in this model
+	s.Trace = res.Trace[:0]
 	// Four events an order (its commit, publish, mark, and email or skip)
 	// and four for the crash (it, the restart, the publish again and its
 	// email or skip).
 	s.Reserve(4*p.Orders+4, 0)
-	var res Result
+	*res = Result{}
 	// record records the next event of the story, a Tick after the last.
 	record := func(e sim.Event) {
 		s.RunUntil(s.Now() + Tick)
@@ -119,7 +130,7 @@ func Run(p Params) (Result, error) {
 		record(sim.Event{Kind: Email, Lane: "consumer", Ref: id, OK: p.Inbox})
 	}
 	res.Trace = s.Trace
-	return res, nil
+	return nil
 }
 
 // Kinds of the trace's events; Ref is the order's event id (none for

@@ -7,6 +7,7 @@
 package payment
 
 import (
+	"slices"
 	"strconv"
 	"time"
 
@@ -45,8 +46,20 @@ type Result struct {
 // "response-lost", "timeout", "receipt" and "give-up", in lanes "client",
 // "network" and "server".
 func Run(p Params) (Result, error) {
-	if err := p.Validate(); err != nil {
+	var res Result
+	if err := RunInto(p, &res); err != nil {
 		return Result{Params: p}, err
+	}
+	return res, nil
+}
+
+// RunInto is Run writing into res: the run's trace and ledger go into the
+// room of res's last ones, which they overwrite, so a caller that runs the
+// model again and again, and no longer reads its last run, allocates them
+// once. On an error res is left as it was.
+func RunInto(p Params, res *Result) error {
+	if err := p.Validate(); err != nil {
+		return err
 	}
 	// The client, its simulation, its server and its attempts' flights
 	// are allocated together, once.
@@ -56,13 +69,15 @@ func Run(p Params) (Result, error) {
 	// is allocated once rather than copied as it grows. The queue holds
 	// at most an attempt's timeout and its message in flight. Each
 	// attempt reaches the server once at most, so charges at most once.
+	c.s.Trace = res.Trace[:0]
 	c.s.Reserve(mostEvents(p), 2)
-	c.srv = Server{sim: &c.s, ledger: make([]Charge, 0, p.Attempts)}
+	c.srv = Server{sim: &c.s, ledger: slices.Grow(res.Charges[:0], p.Attempts)}
 	c.attempt(1)
 	c.s.Run()
 	c.res.Charges = c.srv.ledger // the run's own server: no copy needed
 	c.res.Trace = c.s.Trace
-	return c.res, nil
+	*res = c.res
+	return nil
 }
 
 type client struct {

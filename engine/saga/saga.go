@@ -122,10 +122,21 @@ var keys = func() (k [len(steps)][2]string) {
 // the runner undoes the flight (saga:flight:undo) and the charge
 // (saga:charge:undo). The card sees one charge and one undo.
 func Run(p Params) (Result, error) {
+	var res Result
+	err := RunInto(p, &res)
+	return res, err
+}
+
+// RunInto is Run writing into res: the run's trace goes into the room of
+// res's last one, which it overwrites, so a caller that runs the model
+// again and again, and no longer reads its last run, allocates the trace
+// once. On an error res is left as it was.
+func RunInto(p Params, res *Result) error {
 	if err := p.Validate(); err != nil {
-		return Result{}, err
+		return err
 	}
 	var s sim.Sim // no randomness in this model
+	s.Trace = res.Trace[:0]
 	// At most: three events a step (the log's started, the call, the
 	// log's done or failed), three for the crash (it, the resume, the call
 	// again) and two a step to undo (the call, the log).
@@ -140,7 +151,7 @@ func Run(p Params) (Result, error) {
 	logged := func(st Step, what string) {
 		record(sim.Event{Kind: Log, Lane: "log", Ref: string(st), Detail: what})
 	}
-	var res Result
+	*res = Result{}
 	var services [len(steps)]service
 	// call sends one call to step i's service and reports whether it
 	// succeeded. undo selects the compensation.
@@ -229,7 +240,7 @@ func Run(p Params) (Result, error) {
 	card := res.Effects.Of(Charge)
 	res.Charges, res.Undos = card.Done, card.Undone
 	res.Trace = s.Trace
-	return res, nil
+	return nil
 }
 
 // Kinds of the trace's events. Lanes are "runner", "log" and a service's
