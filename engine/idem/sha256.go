@@ -2,14 +2,12 @@ package idem
 
 import "math/bits"
 
-// portableSum256 is SHA-256 (FIPS 180-4), written out here for the page's
-// WebAssembly module, where it is sum256 (sum_wasm.go): this package is
-// compiled into that module, and crypto/sha256 brings the FIPS 140 module
-// and package os with it (about 270 KB more for every reader, measured
-// with go1.26). Natively sum256 is crypto/sha256, which uses the
-// processor's SHA instructions. The tests check this one against
-// crypto/sha256 on every platform, on fixed vectors and under fuzzing.
-func portableSum256(data []byte) [32]byte {
+// sum256 is SHA-256 (FIPS 180-4), written out here instead of taken from
+// crypto/sha256: this package is compiled into the page's WebAssembly
+// module, and crypto/sha256 brings the FIPS 140 module and package os with
+// it (about 270 KB more for every reader, measured with go1.26). The tests
+// check it against crypto/sha256, on fixed vectors and under fuzzing.
+func sum256(data []byte) [32]byte {
 	h := [8]uint32{0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19}
 	n := len(data)
 	for len(data) >= 64 {
