@@ -83,7 +83,11 @@ func RunInto(p Params, res *Result) error {
 	var s sim.Sim // no randomness in this model
 	s.Trace = res.Trace[:0]
 	s.Reserve(2*len(p.Arrival), 0) // a delivery, then an apply or a skip
-	*res = Result{Summary: Summary{Applied: slices.Grow(res.Applied[:0], len(p.Arrival))}}
+	applied := res.Applied[:0]
+	if cap(applied) < len(p.Arrival) {
+		applied = make([]string, 0, len(p.Arrival))
+	}
+	*res = Result{Summary: Summary{Applied: applied}}
 	c := consumer{strategy: p.Strategy, mark: -1}
 	newest := Event{At: -1}
 	for i, id := range p.Arrival {

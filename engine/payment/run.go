@@ -7,7 +7,6 @@
 package payment
 
 import (
-	"slices"
 	"strconv"
 	"time"
 
@@ -71,7 +70,11 @@ func RunInto(p Params, res *Result) error {
 	// attempt reaches the server once at most, so charges at most once.
 	c.s.Trace = res.Trace[:0]
 	c.s.Reserve(mostEvents(p), 2)
-	c.srv = Server{sim: &c.s, ledger: slices.Grow(res.Charges[:0], p.Attempts)}
+	ledger := res.Charges[:0]
+	if cap(ledger) < p.Attempts {
+		ledger = make([]Charge, 0, p.Attempts)
+	}
+	c.srv = Server{sim: &c.s, ledger: ledger}
 	c.attempt(1)
 	c.s.Run()
 	c.res.Charges = c.srv.ledger // the run's own server: no copy needed
