@@ -1,8 +1,10 @@
 package budget
 
 import (
-	"reflect"
 	"testing"
+
+	"github.com/retrylab/retrylab/engine/sim"
+	"github.com/retrylab/retrylab/engine/sim/simtest"
 )
 
 // TestRunIntoReusesItsRoom runs a long run, a shorter one and the long one
@@ -13,21 +15,9 @@ func TestRunIntoReusesItsRoom(t *testing.T) {
 	long, short := Defaults(), Defaults()
 	long.Budget = false
 	short.Budget = true
-	var res Result
-	for i, p := range []Params{long, short, long} {
-		before := res.Trace
-		if err := RunInto(p, &res); err != nil {
-			t.Fatal(err)
-		}
-		fresh, err := Run(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !reflect.DeepEqual(res, fresh) {
-			t.Fatalf("run %d into the last one's room:\n%+v\nalone:\n%+v", i, res, fresh)
-		}
-		if i == 1 && (len(res.Trace) >= len(before) || &res.Trace[:1][0] != &before[:1][0]) {
-			t.Fatalf("the shorter run's %d events are not in the room of the longer run's %d", len(res.Trace), len(before))
-		}
+	err := simtest.RunInto([]Params{long, short, long}, RunInto, Run,
+		func(r *Result) sim.Trace { return r.Trace })
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -1,8 +1,10 @@
 package guard
 
 import (
-	"reflect"
 	"testing"
+
+	"github.com/retrylab/retrylab/engine/sim"
+	"github.com/retrylab/retrylab/engine/sim/simtest"
 )
 
 // TestRunIntoReusesItsRoom runs a long run, a shorter one and the long one
@@ -13,21 +15,10 @@ func TestRunIntoReusesItsRoom(t *testing.T) {
 	long, short := Defaults(), Defaults()
 	long.N, long.Strategy = 20, CheckThenInsert
 	short.N, short.Strategy = 3, ClaimBeforeWork
-	var res Result
-	for i, p := range []Params{long, short, long} {
-		before := res.Trace
-		if err := RunInto(p, 1, &res); err != nil {
-			t.Fatal(err)
-		}
-		fresh, err := Run(p, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !reflect.DeepEqual(res, fresh) {
-			t.Fatalf("run %d into the last one's room:\n%+v\nalone:\n%+v", i, res, fresh)
-		}
-		if i == 1 && (len(res.Trace) >= len(before) || &res.Trace[:1][0] != &before[:1][0]) {
-			t.Fatalf("the shorter run's %d events are not in the room of the longer run's %d", len(res.Trace), len(before))
-		}
+	into := func(p Params, res *Result) error { return RunInto(p, 1, res) }
+	run := func(p Params) (Result, error) { return Run(p, 1) }
+	err := simtest.RunInto([]Params{long, short, long}, into, run, func(r *Result) sim.Trace { return r.Trace })
+	if err != nil {
+		t.Fatal(err)
 	}
 }
