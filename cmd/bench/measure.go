@@ -80,60 +80,66 @@ func (b *bench) measureModule(ctx context.Context, site string, siteErr error) {
 func (b *bench) measureModels(ctx context.Context) {
 	const sec = "models"
 	python, pyErr := exec.LookPath("python3")
-	py := map[string]pyCase{}
-	if pyErr == nil {
-		for _, model := range referenceModels() {
-			b.logf("timing bench/reference/%s.py", model)
+	// Model by model, the Python script and then the Go runs of its
+	// cases, so that the two sides of a ratio are timed a few seconds
+	// apart, on the machine as it is then: all the scripts first and then
+	// all the Go runs put the scripts right after the browser's sections
+	// and the Go runs a minute later.
+	for _, model := range referenceModels() {
+		py := map[string]pyCase{}
+		if pyErr == nil {
+			b.logf("timing bench/reference/%s.py, then %s natively", model, model)
 			cases, err := runPython(ctx, python, b.root, model, b.cfg.MinTime)
 			if err != nil {
 				pyErr = err
-				break
 			}
 			for _, c := range cases {
 				py[c.Model+"/"+c.Case] = c
 			}
 		}
-	}
-	b.logf("timing the models natively")
-	for _, mc := range modelCases {
-		name := mc.Label
-		goFigs, err := mc.Run()
-		if err != nil {
-			b.add(missing(sec, name, err.Error()))
-			continue
-		}
-		goSec, goRuns, err := timeGo(mc.Time, b.cfg.MinTime)
-		if err != nil {
-			b.add(missing(sec, name, err.Error()))
-			continue
-		}
-		detail := map[string]any{"go_s_per_run": goSec, "go_runs": goRuns, "figures": goFigs}
-		c, ok := py[mc.Model+"/"+mc.Case]
-		if pyErr != nil || !ok {
-			why := "no Python run of this case"
-			if pyErr != nil {
-				why = pyErr.Error()
+		for _, mc := range modelCases {
+			if mc.Model != model {
+				continue
 			}
-			if _, err := exec.LookPath("python3"); err != nil {
-				why = "python3 not found: no reference time"
+			name := mc.Label
+			goFigs, err := mc.Run()
+			if err != nil {
+				b.add(missing(sec, name, err.Error()))
+				continue
 			}
-			r := measured(sec, mc.Label+", Go alone", goSec, "s")
-			r.Note, r.Detail = why, detail
+			goSec, goRuns, err := timeGo(mc.Time, b.cfg.MinTime)
+			if err != nil {
+				b.add(missing(sec, name, err.Error()))
+				continue
+			}
+			detail := map[string]any{"go_s_per_run": goSec, "go_runs": goRuns, "figures": goFigs}
+			c, ok := py[mc.Model+"/"+mc.Case]
+			if pyErr != nil || !ok {
+				why := "no Python run of this case"
+				if pyErr != nil {
+					why = pyErr.Error()
+				}
+				if _, err := exec.LookPath("python3"); err != nil {
+					why = "python3 not found: no reference time"
+				}
+				r := measured(sec, mc.Label+", Go alone", goSec, "s")
+				r.Note, r.Detail = why, detail
+				b.add(r)
+				continue
+			}
+			r := measured(sec, name, c.SecondsPerRun/goSec, "ratio")
+			r.Shown = fmt.Sprintf("Go %s, Python %s: %s", formatSeconds(goSec), formatSeconds(c.SecondsPerRun), formatRatio(c.SecondsPerRun/goSec))
+			if diffs := disagreements(goFigs, c.Result); len(diffs) > 0 {
+				r.Note = "FIGURES DIFFER: " + strings.Join(diffs, "; ")
+			} else {
+				r.Note = "same figures: " + figures(goFigs)
+			}
+			detail["python_s_per_run"] = c.SecondsPerRun
+			detail["python_runs"] = c.Runs
+			detail["python_figures"] = c.Result
+			r.Detail = detail
 			b.add(r)
-			continue
 		}
-		r := measured(sec, name, c.SecondsPerRun/goSec, "ratio")
-		r.Shown = fmt.Sprintf("Go %s, Python %s: %s", formatSeconds(goSec), formatSeconds(c.SecondsPerRun), formatRatio(c.SecondsPerRun/goSec))
-		if diffs := disagreements(goFigs, c.Result); len(diffs) > 0 {
-			r.Note = "FIGURES DIFFER: " + strings.Join(diffs, "; ")
-		} else {
-			r.Note = "same figures: " + figures(goFigs)
-		}
-		detail["python_s_per_run"] = c.SecondsPerRun
-		detail["python_runs"] = c.Runs
-		detail["python_figures"] = c.Result
-		r.Detail = detail
-		b.add(r)
 	}
 }
 
