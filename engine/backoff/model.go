@@ -216,10 +216,10 @@ func runJitter(p Params, r *sim.Rand, res *Result) error {
 		lo := int32(served)
 		for d, hi := range q.end {
 			hi = max(hi, lo) // the buckets before lo are served
-			cur, owned := keys[lo:hi], false
+			cur := keys[lo:hi]
 			lo = hi
 			if q.head[d] >= 0 {
-				cur, owned = q.merge(cur, d), true
+				cur = q.merge(cur, d)
 			}
 			for i := 0; i < len(cur); i++ {
 				k := cur[i]
@@ -253,7 +253,7 @@ func runJitter(p Params, r *sim.Rand, res *Result) error {
 					if int(nk>>shift) > d {
 						q.back(nk)
 					} else {
-						cur, owned = q.insert(cur, i, nk, owned), true
+						cur = q.insert(cur, i, nk)
 						i = -1 // q.insert drops the keys taken: cur[0] is next
 					}
 					continue
@@ -483,18 +483,16 @@ func (q *slotQueue) merge(cur []uint64, d int) []uint64 {
 }
 
 // insert puts k, a key later than cur[i], among the keys of cur after i,
-// in order, and returns those keys with k, in q.owned. owned says whether
-// cur already is q.owned.
+// in order, and returns those keys with k, in q.owned. The keys are moved
+// to the front of q.owned's array even when cur is already q.owned (cur[:i+1],
+// taken, is dropped), so that its room is kept whole for the next bucket:
+// a bucket holds a few keys, and a suffix kept in place instead would leave
+// every later merge a shorter array, and make it allocate.
 //
 //go:noinline
-func (q *slotQueue) insert(cur []uint64, i int, k uint64, owned bool) []uint64 {
-	b := cur[i+1:]
-	if owned {
-		b = append(b, k) // within q.owned: cur[:i+1], taken, is dropped
-	} else {
-		b = append(q.owned[:0], b...)
-		b = append(b, k)
-	}
+func (q *slotQueue) insert(cur []uint64, i int, k uint64) []uint64 {
+	b := append(q.owned[:0], cur[i+1:]...) // append moves overlapping keys safely
+	b = append(b, k)
 	j := len(b) - 1
 	for ; j > 0 && b[j-1] > k; j-- {
 		b[j] = b[j-1]

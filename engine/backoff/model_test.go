@@ -460,7 +460,6 @@ type slotWalk struct {
 	lo    int32    // where the next bucket starts in q.keys
 	cur   []uint64 // its keys, from i on
 	i     int
-	owned bool
 }
 
 func walk(q *slotQueue) *slotWalk { return &slotWalk{q: q, d: -1} }
@@ -471,10 +470,10 @@ func (w *slotWalk) take() (uint64, bool) {
 			return 0, false
 		}
 		hi := w.q.end[w.d]
-		w.cur, w.i, w.owned = w.q.keys[w.lo:hi], 0, false
+		w.cur, w.i = w.q.keys[w.lo:hi], 0
 		w.lo = hi
 		if w.q.head[w.d] >= 0 {
-			w.cur, w.owned = w.q.merge(w.cur, w.d), true
+			w.cur = w.q.merge(w.cur, w.d)
 		}
 	}
 	k := w.cur[w.i]
@@ -488,7 +487,7 @@ func (w *slotWalk) push(k uint64) {
 		w.q.back(k)
 		return
 	}
-	w.cur, w.owned = w.q.insert(w.cur, w.i-1, k, w.owned), true
+	w.cur = w.q.insert(w.cur, w.i-1, k)
 	w.i = 0
 }
 
