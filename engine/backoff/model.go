@@ -4,7 +4,6 @@ import (
 	"errors"
 	"math/bits"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/retrylab/retrylab/engine/sim"
@@ -106,6 +105,7 @@ func runLockstep(p Params, res *Result) error {
 	waiting := p.Clients
 	at := time.Duration(0)
 	cur, used := -1, 0 // the slot being filled and the calls it has served
+	var refs sim.Arena // the busy slots' refs, slot-0, slot-1, ...
 	for attempt := 0; waiting > 0; attempt++ {
 		slot := int(at / p.Slot)
 		if slot >= maxSlots {
@@ -116,7 +116,7 @@ func runLockstep(p Params, res *Result) error {
 		}
 		served := min(waiting, p.Capacity-used)
 		used += served
-		res.count(p, slot, waiting, served)
+		res.count(p, slot, waiting, served, &refs)
 		if served > 0 {
 			res.LastServed = at
 		}
@@ -151,6 +151,7 @@ func runJitter(p Params, r *sim.Rand, res *Result) error {
 	// attempt[c] is client c's attempt, up to the first that reaches the
 	// cap, whose span every later attempt shares (spans).
 	attempt := make([]int32, p.Clients)
+	var refs sim.Arena // the busy slots' refs, slot-0, slot-1, ...
 	var spans []span
 	for c := p.Base; ; c = min(2*c, p.Cap) {
 		lo, hi := p.Policy.span(c, 0, p.Base)
@@ -197,7 +198,7 @@ func runJitter(p Params, r *sim.Rand, res *Result) error {
 			return ErrTooLong
 		}
 		if len(b) == 0 {
-			res.count(p, slot, 0, 0)
+			res.count(p, slot, 0, 0, &refs)
 			continue
 		}
 		q.load(b, keyBits) // nothing lands in its own slot through the ring
@@ -272,7 +273,7 @@ func runJitter(p Params, r *sim.Rand, res *Result) error {
 				ring.tail[j] = t + 1
 			}
 		}
-		res.count(p, slot, calls, served)
+		res.count(p, slot, calls, served, &refs)
 	}
 	return nil
 }
@@ -522,8 +523,9 @@ const (
 func offset(k uint64) time.Duration { return time.Duration(k >> clientBits) }
 
 // count records a busy slot in the summary and the trace, and the empty
-// slots before it in PerSlot.
-func (res *Result) count(p Params, slot, calls, served int) {
+// slots before it in PerSlot. The slot's ref is written into refs, and only
+// for an event the trace keeps.
+func (res *Result) count(p Params, slot, calls, served int, refs *sim.Arena) {
 	for len(res.PerSlot) <= slot {
 		res.PerSlot = append(res.PerSlot, 0)
 	}
@@ -535,7 +537,11 @@ func (res *Result) count(p Params, slot, calls, served int) {
 	}
 	res.PerSlot[slot] += calls
 	res.Calls += calls
-	res.Trace.Keep(sim.Event{At: time.Duration(slot) * p.Slot, Kind: Slot, Lane: "server", Ref: "slot-" + strconv.Itoa(slot),
+	ref := ""
+	if len(res.Trace) < sim.MaxEvents {
+		ref = refs.Number(slot, "slot-")
+	}
+	res.Trace.Keep(sim.Event{At: time.Duration(slot) * p.Slot, Kind: Slot, Lane: "server", Ref: ref,
 		N: slot, M: calls, Amount: int64(served)}, sim.MaxEvents)
 }
 

@@ -455,11 +455,11 @@ func TestSlotQueueOrder(t *testing.T) {
 // slotWalk takes a loaded slotQueue's keys in order, as runJitter does,
 // one call per key.
 type slotWalk struct {
-	q     *slotQueue
-	d     int      // the bucket being taken
-	lo    int32    // where the next bucket starts in q.keys
-	cur   []uint64 // its keys, from i on
-	i     int
+	q   *slotQueue
+	d   int      // the bucket being taken
+	lo  int32    // where the next bucket starts in q.keys
+	cur []uint64 // its keys, from i on
+	i   int
 }
 
 func walk(q *slotQueue) *slotWalk { return &slotWalk{q: q, d: -1} }
@@ -527,6 +527,29 @@ func TestLargeRunsMatchPlainPriorityQueue(t *testing.T) {
 						clients, pol, seed, got.Calls, got.LastServed, want.Calls, want.LastServed)
 				}
 			}
+		}
+	}
+}
+
+// A jittered run allocates its buffers once, whatever its number of busy
+// slots: not a ref per slot (they share one Arena), and not the slot
+// queue's buffer again after keys come back into the bucket being taken
+// (insert keeps its room whole). Before either, 300 clients against 7 a
+// slot made 249 allocations, and 100,000 at the defaults 4,059.
+func TestRunAllocatesPerRunNotPerSlot(t *testing.T) {
+	herd := Defaults()
+	herd.Clients = 100_000
+	for _, p := range []Params{
+		{Clients: 300, Capacity: 7, Slot: time.Second, Base: 10 * time.Millisecond, Cap: 500 * time.Millisecond},
+		herd,
+	} {
+		p.Policy = Full
+		res, err := Run(p, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if allocs := testing.AllocsPerRun(2, func() { Run(p, 1) }); allocs > 80 {
+			t.Errorf("%d clients, %d a slot: %v allocations a run over %d busy slots, want at most 80", p.Clients, p.Capacity, allocs, res.Waves)
 		}
 	}
 }
