@@ -71,6 +71,10 @@ func TestBackoffSeed(t *testing.T) {
 // jitter, whose run is the same for every seed; the cache keeps it while
 // it is used, however many seeds come and go.
 func TestBackoffNewSeedRunsOnlyTheJitter(t *testing.T) {
+	// From an empty cache, whatever ran before (this test, under -count).
+	recent.Lock()
+	recent.runs = nil
+	recent.Unlock()
 	var ran []string
 	defer func(run func(backoff.Params, uint64) (backoff.Result, error)) { runEngine = run }(runEngine)
 	runEngine = func(p backoff.Params, seed uint64) (backoff.Result, error) {
