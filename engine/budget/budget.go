@@ -57,15 +57,17 @@ func RunInto(p Params, res *Result) error {
 	if err := p.Validate(); err != nil {
 		return err
 	}
-	// A first play without a trace counts the events, so that the trace,
-	// the bulk of a run's memory, is allocated once at its size instead of
-	// copied as it grows.
-	sum := play(p, nil)
-	trace, n := res.Trace[:0], min(sum.Calls+sum.Denied, sim.MaxEvents+1)
-	if cap(trace) < n {
-		trace = make(sim.Trace, 0, n) // at its size: slices.Grow would round it up
+	// A fresh run first plays without a trace to count the events, so that
+	// the trace, the bulk of a run's memory, is allocated once at its size
+	// instead of copied as it grows. A run into the room of a last trace
+	// plays once: the room fits the runs it was made for, and grows as
+	// append grows it for a longer one.
+	trace := res.Trace[:0]
+	if cap(trace) == 0 {
+		sum := play(p, nil)
+		trace = make(sim.Trace, 0, min(sum.Calls+sum.Denied, sim.MaxEvents+1)) // at its size: slices.Grow would round it up
 	}
-	play(p, &trace)
+	sum := play(p, &trace)
 	*res = Result{Summary: sum, Trace: trace}
 	return nil
 }
