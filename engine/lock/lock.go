@@ -130,10 +130,10 @@ func Run(p Params) (Result, error) {
 	return res, err
 }
 
-// RunInto is Run writing into res: the run's trace and the time it is done
-// go into the room of res's last ones, which they overwrite, so a caller
-// that runs the model again and again, and no longer reads its last run,
-// allocates them once. On an error res is left as it was.
+// RunInto is Run writing into res: the run's trace goes into the room of
+// res's last one, which it overwrites, so a caller that runs the model
+// again and again, and no longer reads its last run, allocates the trace
+// once. On an error res is left as it was.
 func RunInto(p Params, res *Result) error {
 	if err := p.Validate(); err != nil {
 		return err
@@ -144,10 +144,12 @@ func RunInto(p Params, res *Result) error {
 	// send, the guard's command, the work, the charge, the save and the
 	// answer; and for the refs of two sends a sender. A fault (a crash,
 	// the store down or evicted, work slower than the timeout) makes
-	// senders send again, up to Attempts times more, each send with its
-	// answer or timeout about four events (the crash after the charge at
-	// the defaults makes 12 sends and 42 events, where 2 * 2 + 8 is 12 and
-	// 6 * 2 + 4 * 8 is 44). Two scheduled acts a sender, its timeout and
+	// senders send again, each send with its answer or timeout about four
+	// events: the room is for Attempts sends more in all, which fits the
+	// defaults' two senders (the crash after the charge makes 12 sends and
+	// 42 events, where 2 * 2 + 8 is 12 and 6 * 2 + 4 * 8 is 44); with more
+	// senders a fault makes the trace grow as it goes (20 senders and the
+	// crash: 420 events in room for 152). Two scheduled acts a sender, its timeout and
 	// its next send or a charge (more for one that sends again before its
 	// last send timed out: Retry shorter than Timeout), and the eviction.
 	events, sends := 6*p.Dupes, 2*p.Dupes
@@ -177,12 +179,8 @@ func RunInto(p Params, res *Result) error {
 		last = max(last, sd.doneAt)
 	}
 	if r.res.GaveUp == 0 {
-		doneAt := res.DoneAt
-		if doneAt == nil {
-			doneAt = new(float64)
-		}
-		*doneAt = last.Seconds()
-		r.res.DoneAt = doneAt
+		secs := last.Seconds()
+		r.res.DoneAt = &secs
 	}
 	r.res.Trace = r.s.Trace
 	*res = r.res
