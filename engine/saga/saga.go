@@ -60,7 +60,7 @@ type Effects [len(steps)]Effect
 
 // Of is the effects of step st at its service; none for a step that is
 // not one of Steps.
-func (e *Effects) Of(st Step) Effect {
+func (e Effects) Of(st Step) Effect {
 	for i, s := range steps {
 		if s == st {
 			return e[i]
