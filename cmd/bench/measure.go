@@ -79,7 +79,8 @@ func (b *bench) measureModule(ctx context.Context, site string, siteErr error) {
 // its reference implementation, and checks that the two agree.
 func (b *bench) measureModels(ctx context.Context) {
 	const sec = "models"
-	python, pyErr := exec.LookPath("python3")
+	python, lookErr := exec.LookPath("python3")
+	pyErr := lookErr // or the first script's failure
 	// Model by model, the Python script and then the Go runs of its
 	// cases, so that the two sides of a ratio are timed a few seconds
 	// apart, on the machine as it is then: all the scripts first and then
@@ -119,7 +120,7 @@ func (b *bench) measureModels(ctx context.Context) {
 				if pyErr != nil {
 					why = pyErr.Error()
 				}
-				if _, err := exec.LookPath("python3"); err != nil {
+				if lookErr != nil {
 					why = "python3 not found: no reference time"
 				}
 				r := measured(sec, mc.Label+", Go alone", goSec, "s")
