@@ -144,9 +144,11 @@ func (b *bench) measureModels(ctx context.Context) {
 	}
 }
 
-// formatRatio prints a speed-up: 1.8×, 42×, 1,250×.
+// formatRatio prints a speed-up: 1.8×, 42.0×, 1,250×. A ratio below 100
+// keeps a decimal, so that 19.8× does not read as the 20× a target asks
+// for.
 func formatRatio(x float64) string {
-	if x < 10 {
+	if x < 100 {
 		return fmt.Sprintf("%.1f×", x)
 	}
 	return thousands(int64(x+0.5)) + "×"

@@ -64,7 +64,7 @@ func TestFormatValue(t *testing.T) {
 	if got := thousands(-1234567); got != "-1,234,567" {
 		t.Errorf("thousands(-1234567) = %q", got)
 	}
-	for x, want := range map[float64]string{1.66: "1.7×", 52.4: "52×", 1249.6: "1,250×"} {
+	for x, want := range map[float64]string{1.66: "1.7×", 19.81: "19.8×", 52.4: "52.4×", 1249.6: "1,250×"} {
 		if got := formatRatio(x); got != want {
 			t.Errorf("formatRatio(%v) = %q, want %q", x, got, want)
 		}
