@@ -2,41 +2,27 @@ package main
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 
-	"github.com/andybalholm/brotli"
-
 	"github.com/retrylab/retrylab/internal/gotool"
+	"github.com/retrylab/retrylab/internal/precompress"
 )
 
 // sizes are a WebAssembly module's bytes as built and as served.
 type sizes struct{ Raw, Gzip, Brotli int64 }
 
 // compressedSizes compresses data the way the site generator writes its
-// precompressed copies: gzip and brotli at their best levels (9 and 11).
+// precompressed copies (internal/precompress).
 func compressedSizes(data []byte) (sizes, error) {
 	s := sizes{Raw: int64(len(data))}
-	var gz bytes.Buffer
-	gw, err := gzip.NewWriterLevel(&gz, gzip.BestCompression)
-	if err != nil {
+	var gz, br bytes.Buffer
+	if err := precompress.Gzip(&gz, data); err != nil {
 		return s, err
 	}
-	if _, err := gw.Write(data); err != nil {
-		return s, err
-	}
-	if err := gw.Close(); err != nil {
-		return s, err
-	}
-	var br bytes.Buffer
-	bw := brotli.NewWriterLevel(&br, brotli.BestCompression)
-	if _, err := bw.Write(data); err != nil {
-		return s, err
-	}
-	if err := bw.Close(); err != nil {
+	if err := precompress.Brotli(&br, data); err != nil {
 		return s, err
 	}
 	s.Gzip, s.Brotli = int64(gz.Len()), int64(br.Len())

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -18,9 +17,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/andybalholm/brotli"
-
 	"github.com/retrylab/retrylab/internal/gotool"
+	"github.com/retrylab/retrylab/internal/precompress"
 )
 
 // staticDir is where hashed assets live in the output, and their URL prefix.
@@ -205,28 +203,14 @@ var compressible = map[string]bool{
 var precompressed = map[string]bool{".wasm": true}
 
 // encodings are the siblings written for each precompressed file, by
-// suffix, and the copies the local servers make of the others.
+// suffix, and the copies the local servers make of the others, at the
+// levels of internal/precompress.
 var encodings = []struct {
 	suffix string
 	write  func(w io.Writer, data []byte) error
 }{
-	{".br", func(w io.Writer, data []byte) error {
-		bw := brotli.NewWriterLevel(w, brotli.BestCompression)
-		if _, err := bw.Write(data); err != nil {
-			return err
-		}
-		return bw.Close()
-	}},
-	{".gz", func(w io.Writer, data []byte) error {
-		gw, err := gzip.NewWriterLevel(w, gzip.BestCompression)
-		if err != nil {
-			return err
-		}
-		if _, err := gw.Write(data); err != nil {
-			return err
-		}
-		return gw.Close()
-	}},
+	{".br", precompress.Brotli},
+	{".gz", precompress.Gzip},
 }
 
 // compressStats counts what compressTree wrote.
@@ -239,7 +223,7 @@ type compressStats struct {
 // quickLimit is the size over which a quick build writes no brotli sibling
 // unless the previous build has one to reuse. The module (2.7 MiB) takes
 // about 7 s at brotli's best level on a two-core machine, and took 27 s
-// when it was 4.8 MiB on a busy one, where gzip's best takes under 1 s;
+// when it was 4.8 MiB on a busy one, where gzip takes under 1 s;
 // every other file is under 64 KiB and takes milliseconds.
 const quickLimit = 1 << 20
 

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"io"
 	"net/http"
@@ -17,6 +16,8 @@ import (
 	"time"
 
 	"github.com/andybalholm/brotli"
+
+	"github.com/retrylab/retrylab/internal/precompress"
 )
 
 // fakeSite writes a small built site: two pages, a 404 page, a stylesheet
@@ -27,12 +28,9 @@ func fakeSite(t *testing.T) string {
 	dir := filepath.Join(parent, "public")
 	css := bytes.Repeat([]byte("body { color: black; }\n"), 50)
 	var br, gz bytes.Buffer
-	bw := brotli.NewWriterLevel(&br, brotli.BestCompression)
-	bw.Write(css)
-	bw.Close()
-	gw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
-	gw.Write(css)
-	gw.Close()
+	if precompress.Brotli(&br, css) != nil || precompress.Gzip(&gz, css) != nil {
+		t.Fatal("compressing the stylesheet")
+	}
 	files := map[string][]byte{
 		"index.html":                       []byte("<!doctype html><html lang=\"en\"><body><h1>home</h1></body></html>"),
 		"index.html.br":                    []byte("brotli page"),
@@ -161,16 +159,12 @@ func TestServer(t *testing.T) {
 	}
 }
 
-// gzipped is s compressed as the servers' copies are: gzip's best level.
+// gzipped is s compressed as the servers' copies are, and the siblings:
+// internal/precompress.
 func gzipped(t *testing.T, s string) string {
 	t.Helper()
 	var b bytes.Buffer
-	gw, err := gzip.NewWriterLevel(&b, gzip.BestCompression)
-	if err != nil {
-		t.Fatal(err)
-	}
-	gw.Write([]byte(s))
-	if err := gw.Close(); err != nil {
+	if err := precompress.Gzip(&b, []byte(s)); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()
