@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/retrylab/retrylab/internal/precompress"
 	"github.com/retrylab/retrylab/site/widget"
 )
 
@@ -60,7 +61,7 @@ func (b *bench) measureModule(ctx context.Context, site string, siteErr error) {
 			continue
 		}
 		b.add(measured(sec, m.name+", raw", float64(m.s.Raw), "bytes"),
-			measured(sec, m.name+", gzip -9", float64(m.s.Gzip), "bytes"),
+			measured(sec, m.name+", "+precompress.GzipName, float64(m.s.Gzip), "bytes"),
 			measured(sec, m.name+", brotli 11", float64(m.s.Brotli), "bytes"))
 	}
 	const ratio = "module / floor, brotli"

@@ -41,9 +41,9 @@ func buildHello(ctx context.Context, root, dir string) ([]byte, error) {
 }
 
 // siteModuleSizes are the sizes of the module the site serves: the build
-// wrote its gzip -9 and brotli 11 siblings, the files readers download, so
-// they are read rather than compressed again (brotli 11 takes seconds). A
-// sibling missing (a quick build) is made here the same way.
+// wrote its gzip and brotli siblings (internal/precompress), so they are
+// read rather than compressed again (brotli 11 takes seconds). A sibling
+// missing (a quick build) is made here the same way.
 func siteModuleSizes(site string) (sizes, error) {
 	files, err := filepath.Glob(filepath.Join(site, "static", "retrylab.*.wasm"))
 	if err != nil {

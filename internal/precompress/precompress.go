@@ -7,19 +7,20 @@ package precompress
 import (
 	"compress/gzip"
 	"io"
+	"strconv"
 
 	"github.com/andybalholm/brotli"
 )
 
-// GzipLevel is gzip's level for every copy: the default, 6, not the best,
-// 9. On the page's module (3,938,196 bytes) level 9 is 0.75% smaller
-// (1,077,525 bytes against 1,085,685) and takes three times as long (525 ms
-// against 173 ms); on the playground's (14,374,533 bytes), 0.71% smaller
-// for 1.60 s against 0.60 s. A build makes both copies beside its pages,
-// on the same two cores, so level 9 cost every build 1.3 s of CPU for a
-// copy that only the local servers send, and only to a client that takes
-// no brotli. Readers of the deployed site get the host's compression.
-const GzipLevel = gzip.DefaultCompression
+// GzipLevel is gzip's level for every copy: 6, the default
+// (gzip.DefaultCompression), not the best, 9. On the page's module
+// (3,938,196 bytes) level 9 is 0.75% smaller (1,077,525 bytes against
+// 1,085,685) and takes three times as long (525 ms against 173 ms); on the
+// playground's (14,374,533 bytes), 0.71% smaller for 1.60 s against
+// 0.60 s. A build makes both copies beside its pages, on the same two
+// cores, so level 9 cost every build 1.3 s of CPU, for copies that the
+// local servers send only to a client that takes no brotli.
+const GzipLevel = 6
 
 // Gzip writes data to w compressed with gzip at GzipLevel.
 func Gzip(w io.Writer, data []byte) error {
@@ -32,6 +33,9 @@ func Gzip(w io.Writer, data []byte) error {
 	}
 	return gw.Close()
 }
+
+// GzipName names the gzip copies as the bench reports them: "gzip -6".
+var GzipName = "gzip -" + strconv.Itoa(GzipLevel)
 
 // Brotli writes data to w compressed with brotli at its best level, 11:
 // brotli is what browsers ask for, and the module is the larger part of
