@@ -32,13 +32,22 @@ const hashLen = 8
 // assets writes content-hashed files under static/ of a build and remembers
 // their URLs by logical name ("style.css" -> "/static/style.3f2a9c1b.css").
 type assets struct {
-	dir  string            // the build's static/ directory
+	dir string // the build's static/ directory
+	// prev is an earlier build's static/ directory ("" for none): a file
+	// it holds under the same hashed name has the same bytes, and is
+	// linked rather than written again (the modules are 18 MB, which a
+	// rebuild of serve after a markdown edit wrote again every time).
+	prev string
 	urls map[string]string // logical name -> URL
 	mu   sync.Mutex
 }
 
-func newAssets(outDir string) *assets {
-	return &assets{dir: filepath.Join(outDir, staticDir), urls: map[string]string{}}
+func newAssets(outDir, prevDir string) *assets {
+	a := &assets{dir: filepath.Join(outDir, staticDir), urls: map[string]string{}}
+	if prevDir != "" {
+		a.prev = filepath.Join(prevDir, staticDir)
+	}
+	return a
 }
 
 // hashedName puts the first hashLen hex digits of data's SHA-256 before the
@@ -56,21 +65,48 @@ func hashedName(name string, data []byte) string {
 // add writes data under its hashed name and records its URL for name, a
 // slash-separated path relative to static/.
 func (a *assets) add(name string, data []byte) error {
-	hashed := hashedName(name, data)
+	return a.addHashed(name, hashedName(name, data), data)
+}
+
+// addHashed is add for data whose hashed name is known already (hashed,
+// from hashedName).
+//
+// A name is taken before its file is written, so a second asset of the
+// same name fails without touching the first one's file, which may be a
+// link to the previous build's.
+func (a *assets) addHashed(name, hashed string, data []byte) error {
+	a.mu.Lock()
+	_, dup := a.urls[name]
+	if !dup {
+		a.urls[name] = "/" + staticDir + "/" + hashed
+	}
+	a.mu.Unlock()
+	if dup {
+		return fmt.Errorf("asset %q written twice", name)
+	}
 	dst := filepath.Join(a.dir, filepath.FromSlash(hashed))
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return err
 	}
-	if err := os.WriteFile(dst, data, 0o644); err != nil {
-		return err
+	if a.linkPrev(hashed, dst, len(data)) {
+		return nil
 	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if _, dup := a.urls[name]; dup {
-		return fmt.Errorf("asset %q written twice", name)
+	return os.WriteFile(dst, data, 0o644)
+}
+
+// linkPrev makes dst a hard link to prev's file of the same hashed name,
+// when there is one of size n on the same file system, and reports whether
+// it did.
+func (a *assets) linkPrev(hashed, dst string, n int) bool {
+	if a.prev == "" {
+		return false
 	}
-	a.urls[name] = "/" + staticDir + "/" + hashed
-	return nil
+	old := filepath.Join(a.prev, filepath.FromSlash(hashed))
+	info, err := os.Lstat(old)
+	if err != nil || !info.Mode().IsRegular() || info.Size() != int64(n) {
+		return false
+	}
+	return os.Link(old, dst) == nil
 }
 
 // addDir adds every file under dir (site/static), keeping subfolders.

@@ -162,7 +162,7 @@ func build(ctx context.Context, cfg buildConfig) (stats buildStats, err error) {
 		return stats, err
 	}
 
-	as := newAssets(tmp)
+	as := newAssets(tmp, out)
 	err = as.addDir(filepath.Join(cfg.Root, "site", "static"))
 	if err == nil {
 		err = copyRoot(filepath.Join(cfg.Root, filepath.FromSlash(siteRootFiles)), tmp)
@@ -187,8 +187,11 @@ func build(ctx context.Context, cfg buildConfig) (stats buildStats, err error) {
 	if err := <-wasmDone; err != nil {
 		return stats, err
 	}
+	names := make(map[string]string, len(modules))
 	for _, m := range modules {
-		if err := as.add(m.asset, mods[m.asset]); err != nil {
+		data := mods[m.asset]
+		names[m.asset] = cfg.Cache.moduleName(m.asset, data)
+		if err := as.addHashed(m.asset, names[m.asset], data); err != nil {
 			return stats, err
 		}
 	}
@@ -252,7 +255,7 @@ func build(ctx context.Context, cfg buildConfig) (stats buildStats, err error) {
 			stats.Warning = fmt.Sprintf("the previous site is left at %s: %v", old, err)
 		}
 	}
-	cfg.Cache.keep(mods, js)
+	cfg.Cache.keep(mods, names, js)
 	stats.Took = time.Since(start)
 	return stats, nil
 }

@@ -42,6 +42,7 @@ type buildCache struct {
 	mu sync.Mutex
 
 	modules map[string][]byte // the modules of the last successful build, by asset name
+	names   map[string]string // their hashed names (hashedName), likewise
 	execJS  []byte            // the toolchain's wasm_exec.js, likewise
 	built   bool              // a build with this cache succeeded: the output is its
 
@@ -138,6 +139,25 @@ func (c *buildCache) buildModules(ctx context.Context, root, dir string) (map[st
 	return buildModules(ctx, root, dir)
 }
 
+// moduleName is hashedName(name, data) for a module the build ships:
+// with the cached modules (data is the cached module itself) the name the
+// last build gave it, rather than its bytes hashed again (13 ms of every
+// rebuild of serve for the two modules' 18 MB).
+func (c *buildCache) moduleName(name string, data []byte) string {
+	if c != nil && c.modules != nil {
+		if h, ok := c.names[name]; ok && sameBytes(c.modules[name], data) {
+			return h
+		}
+	}
+	return hashedName(name, data)
+}
+
+// sameBytes reports whether a and b are the same slice: the same memory,
+// not merely equal bytes.
+func sameBytes(a, b []byte) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
 // wasmExec returns the cached wasm_exec.js, else the toolchain's.
 func (c *buildCache) wasmExec(ctx context.Context) ([]byte, error) {
 	if c != nil && c.execJS != nil {
@@ -158,11 +178,11 @@ func (c *buildCache) unfinishedFrom(out string) bool {
 }
 
 // keep records what a successful build made, for the next.
-func (c *buildCache) keep(modules map[string][]byte, execJS []byte) {
+func (c *buildCache) keep(modules map[string][]byte, names map[string]string, execJS []byte) {
 	if c == nil {
 		return
 	}
-	c.modules, c.execJS, c.built = modules, execJS, true
+	c.modules, c.names, c.execJS, c.built = modules, names, execJS, true
 	c.pages, c.next = c.next, nil
 	// Only the labels of the pages kept are of use again.
 	labels := map[*markdown.Page]string{}

@@ -42,9 +42,22 @@ func TestIncrementalBuild(t *testing.T) {
 	if err := os.WriteFile(article, []byte(edited), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	modules := statModules(t, cfg.Out)
 	stats, err := build(ctx, cfg)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The modules did not change: the rebuild links the last build's
+	// files, whose hashed names say they hold the same bytes, rather than
+	// writing their 18 MB again.
+	for name, before := range modules {
+		after, err := os.Stat(filepath.Join(cfg.Out, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !os.SameFile(before, after) {
+			t.Errorf("%s: written again by the rebuild, not linked from the last build", name)
+		}
 	}
 	// The article and the guide, whose widget reference names chapters.
 	if got := cfg.Cache.Converted; got != 2 {
@@ -132,5 +145,44 @@ func TestCodeChange(t *testing.T) {
 		if got := codeChange(root, file); got != want {
 			t.Errorf("codeChange(%s) = %v, want %v", file, got, want)
 		}
+	}
+}
+
+// statModules stats the modules of the built site at dir, by their path
+// relative to it.
+func statModules(t *testing.T, dir string) map[string]os.FileInfo {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, staticDir, "*.wasm"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no module in %s/%s (%v)", dir, staticDir, err)
+	}
+	out := map[string]os.FileInfo{}
+	for _, f := range files {
+		info, err := os.Stat(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel, _ := filepath.Rel(dir, f)
+		out[rel] = info
+	}
+	return out
+}
+
+// TestModuleNameRemembered: a cache gives the name it kept for the very
+// module it kept, and hashes any other bytes, equal ones included.
+func TestModuleNameRemembered(t *testing.T) {
+	data := []byte("\x00asm module bytes")
+	kept := "retrylab.cafef00d.wasm" // not data's hash: only the cache could give it
+	c := &buildCache{modules: map[string][]byte{"retrylab.wasm": data}, names: map[string]string{"retrylab.wasm": kept}}
+	if got := c.moduleName("retrylab.wasm", data); got != kept {
+		t.Errorf("the kept module: %q, want the kept name %q", got, kept)
+	}
+	other := append([]byte(nil), data...)
+	if got, want := c.moduleName("retrylab.wasm", other), hashedName("retrylab.wasm", other); got != want {
+		t.Errorf("a copy of it: %q, want its own hash %q", got, want)
+	}
+	var none *buildCache
+	if got, want := none.moduleName("retrylab.wasm", data), hashedName("retrylab.wasm", data); got != want {
+		t.Errorf("no cache: %q, want %q", got, want)
 	}
 }
