@@ -239,14 +239,14 @@ var compressible = map[string]bool{
 var precompressed = map[string]bool{".wasm": true}
 
 // encodings are the siblings written for each precompressed file, by
-// suffix (write), and the copies the local servers make of the others
-// (onTheFly), at the levels of internal/precompress.
+// suffix, and the copies the local servers make of the others, at the
+// levels of internal/precompress.
 var encodings = []struct {
-	suffix          string
-	write, onTheFly func(w io.Writer, data []byte) error
+	suffix string
+	write  func(w io.Writer, data []byte) error
 }{
-	{".br", precompress.Brotli, precompress.BrotliOnTheFly},
-	{".gz", precompress.Gzip, precompress.Gzip},
+	{".br", precompress.Brotli},
+	{".gz", precompress.Gzip},
 }
 
 // compressStats counts what compressTree wrote.

@@ -12,10 +12,9 @@ import (
 // compressCache holds the compressed copies that the local servers make
 // of the files a build writes no sibling for (all but the module: see
 // precompressed), as a CDN would on the fly: each is made at
-// the first request that accepts its encoding, at the levels of
-// internal/precompress for copies made on the fly, and kept in memory
-// while the file keeps its size and modification time. The zero value is
-// ready to use.
+// the first request that accepts its encoding, at the level the module's
+// siblings use, and kept in memory while the file keeps its size and
+// modification time. The zero value is ready to use.
 type compressCache struct {
 	mu      sync.Mutex
 	entries map[compressKey]*compressedCopy
@@ -77,8 +76,7 @@ func (c *compressCache) get(file string, info fs.FileInfo, suffix string) ([]byt
 	return e.data, nil
 }
 
-// compressAs reads file and compresses it as encodings' suffix does on
-// the fly.
+// compressAs reads file and compresses it as encodings' suffix does.
 func compressAs(file, suffix string) ([]byte, error) {
 	data, err := os.ReadFile(file)
 	if err != nil {
@@ -87,7 +85,7 @@ func compressAs(file, suffix string) ([]byte, error) {
 	for _, e := range encodings {
 		if e.suffix == suffix {
 			var buf bytes.Buffer
-			if err := e.onTheFly(&buf, data); err != nil {
+			if err := e.write(&buf, data); err != nil {
 				return nil, fmt.Errorf("compressing %s: %w", file, err)
 			}
 			return buf.Bytes(), nil

@@ -92,7 +92,6 @@ func TestServer(t *testing.T) {
 		{"page", "GET", "/", "", 200, "text/html; charset=utf-8", "", read("index.html"), false},
 		{"page, brotli", "GET", "/", "br", 200, "text/html; charset=utf-8", "br", "brotli page", false},
 		{"page, gzip made here", "GET", "/guide/", "gzip", 200, "text/html; charset=utf-8", "gzip", gzipped(t, read("guide/index.html")), false},
-		{"page, brotli made here", "GET", "/guide/", "br", 200, "text/html; charset=utf-8", "br", brotliOnTheFly(t, read("guide/index.html")), false},
 		{"folder", "GET", "/guide/", "", 200, "text/html; charset=utf-8", "", read("guide/index.html"), false},
 		{"index.html", "GET", "/guide/index.html", "", 200, "text/html; charset=utf-8", "", read("guide/index.html"), false},
 		{"css", "GET", "/static/style.0123abcd.css", "", 200, "text/css; charset=utf-8", "", read("static/style.0123abcd.css"), true},
@@ -166,17 +165,6 @@ func gzipped(t *testing.T, s string) string {
 	t.Helper()
 	var b bytes.Buffer
 	if err := precompress.Gzip(&b, []byte(s)); err != nil {
-		t.Fatal(err)
-	}
-	return b.String()
-}
-
-// brotliOnTheFly is s compressed as the servers' brotli copies are
-// (internal/precompress's level for copies made on the fly).
-func brotliOnTheFly(t *testing.T, s string) string {
-	t.Helper()
-	var b bytes.Buffer
-	if err := precompress.BrotliOnTheFly(&b, []byte(s)); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()

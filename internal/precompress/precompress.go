@@ -1,7 +1,7 @@
 // Package precompress is how the site's files are compressed, in one
 // place: the generator's .br and .gz siblings of the modules, the copies
-// the local servers make of the other files when first asked (on the
-// fly), and the sizes the bench reports beside the hello-world floor.
+// the local servers make of the other files when first asked, and the
+// sizes the bench reports beside the hello-world floor.
 package precompress
 
 import (
@@ -42,25 +42,6 @@ var GzipName = "gzip -" + strconv.Itoa(GzipLevel)
 // what a reader downloads.
 func Brotli(w io.Writer, data []byte) error {
 	bw := brotli.NewWriterLevel(w, brotli.BestCompression)
-	if _, err := bw.Write(data); err != nil {
-		return err
-	}
-	return bw.Close()
-}
-
-// OnTheFlyBrotliLevel is brotli's level for the copies the local servers
-// make of a file when it is first asked for: the pages, styles and
-// scripts, which change with every rebuild of serve, where the modules'
-// siblings are made by the build. At 11 the reload after an edit waited
-// for its page to be compressed: 116 ms for /double-charge/ (53,090
-// bytes, to 9,560), against 1.7 ms at 5 (to 10,797, 13% more), and more
-// for its styles and scripts when their names changed.
-const OnTheFlyBrotliLevel = 5
-
-// BrotliOnTheFly writes data to w compressed with brotli at
-// OnTheFlyBrotliLevel.
-func BrotliOnTheFly(w io.Writer, data []byte) error {
-	bw := brotli.NewWriterLevel(w, OnTheFlyBrotliLevel)
 	if _, err := bw.Write(data); err != nil {
 		return err
 	}

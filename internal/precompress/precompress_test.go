@@ -19,7 +19,6 @@ func TestCopiesDecodeToTheFile(t *testing.T) {
 	}{
 		{"gzip", Gzip, func(r io.Reader) (io.Reader, error) { return gzip.NewReader(r) }},
 		{"brotli", Brotli, func(r io.Reader) (io.Reader, error) { return brotli.NewReader(r), nil }},
-		{"brotli on the fly", BrotliOnTheFly, func(r io.Reader) (io.Reader, error) { return brotli.NewReader(r), nil }},
 	} {
 		var buf bytes.Buffer
 		if err := c.write(&buf, data); err != nil {
