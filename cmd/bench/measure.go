@@ -62,7 +62,7 @@ func (b *bench) measureModule(ctx context.Context, site string, siteErr error) {
 		}
 		b.add(measured(sec, m.name+", raw", float64(m.s.Raw), "bytes"),
 			measured(sec, m.name+", "+precompress.GzipName, float64(m.s.Gzip), "bytes"),
-			measured(sec, m.name+", brotli 11", float64(m.s.Brotli), "bytes"))
+			measured(sec, m.name+", "+precompress.BrotliName, float64(m.s.Brotli), "bytes"))
 	}
 	const ratio = "module / floor, brotli"
 	if modErr != nil || floorErr != nil {

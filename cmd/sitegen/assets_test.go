@@ -69,3 +69,30 @@ func TestAssetsLinkThePreviousBuilds(t *testing.T) {
 		t.Errorf("the previous build's same.css was written by the refused second one (modified %v, was %v)", after.ModTime(), before.ModTime())
 	}
 }
+
+// TestAssetsNeverWriteThrough: a path already in the build's folder is
+// never written through, even when linking the previous build's file
+// fails; here it is a link to a file of the site being served, which
+// stays as it was.
+func TestAssetsNeverWriteThrough(t *testing.T) {
+	dir := t.TempDir()
+	live := filepath.Join(dir, "live.css")
+	if err := os.WriteFile(live, []byte("live"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	next := filepath.Join(dir, "next")
+	data := []byte("new")
+	dst := filepath.Join(next, staticDir, hashedName("style.css", data))
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(live, dst); err != nil {
+		t.Fatal(err)
+	}
+	if err := newAssets(next, "").add("style.css", data); err == nil {
+		t.Error("an asset was written over a path already there")
+	}
+	if got, err := os.ReadFile(live); err != nil || string(got) != "live" {
+		t.Errorf("the served file reads %q (%v), want %q", got, err, "live")
+	}
+}

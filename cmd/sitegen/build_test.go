@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/andybalholm/brotli"
+	"github.com/retrylab/retrylab/internal/precompress"
 	"github.com/retrylab/retrylab/site/markdown"
 	"github.com/retrylab/retrylab/site/widget"
 )
@@ -353,11 +354,25 @@ func TestCompressTreeReuses(t *testing.T) {
 		}
 	}
 	// The previous build has the siblings of old.wasm, and one of
-	// index.html, which must not come back.
-	for _, name := range []string{"static/old.0123abcd.wasm.br", "static/old.0123abcd.wasm.gz", "index.html.br"} {
+	// index.html, which must not come back; and a .gz of new.wasm made at
+	// gzip's best level, not the one used now, which is made again.
+	gzipAt := func(level int, s string) []byte {
+		var b bytes.Buffer
+		w, _ := gzip.NewWriterLevel(&b, level)
+		w.Write([]byte(s))
+		w.Close()
+		return b.Bytes()
+	}
+	previous := map[string][]byte{
+		"static/old.0123abcd.wasm.br": []byte("previous static/old.0123abcd.wasm.br"),
+		"static/old.0123abcd.wasm.gz": gzipAt(precompress.GzipLevel, "previous static/old.0123abcd.wasm.gz"),
+		"index.html.br":               []byte("previous index.html.br"),
+		"static/new.89abcdef.wasm.gz": gzipAt(gzip.BestCompression, "previous static/new.89abcdef.wasm.gz"),
+	}
+	for name, data := range previous {
 		p := filepath.Join(prev, filepath.FromSlash(name))
 		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte("previous "+name), 0o644); err != nil {
+		if err := os.WriteFile(p, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -395,6 +410,16 @@ func TestCompressTreeReuses(t *testing.T) {
 	}
 	if stats.Files != len(want) || stats.Reused != 2 {
 		t.Errorf("stats %+v, want %d files, 2 reused", stats, len(want))
+	}
+	if got := readFile(t, filepath.Join(dir, "static/old.0123abcd.wasm.gz")); got != string(previous["static/old.0123abcd.wasm.gz"]) {
+		t.Error("old.wasm.gz, made at the level used now, was not reused")
+	}
+	zr, err := gzip.NewReader(bytes.NewReader([]byte(readFile(t, filepath.Join(dir, "static/new.89abcdef.wasm.gz")))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := io.ReadAll(zr); err != nil || !bytes.Equal(got, big) {
+		t.Errorf("new.wasm.gz: %.40q (%v), want new.wasm compressed anew, not the previous build's copy made at another level", got, err)
 	}
 }
 

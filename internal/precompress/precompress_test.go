@@ -37,3 +37,30 @@ func TestCopiesDecodeToTheFile(t *testing.T) {
 		}
 	}
 }
+
+// TestGzipCurrent: a copy made by Gzip is current; one made at gzip's
+// best or fastest level, or bytes that are not gzip, are not.
+func TestGzipCurrent(t *testing.T) {
+	data := []byte("the same key, the same answer")
+	var now bytes.Buffer
+	if err := Gzip(&now, data); err != nil {
+		t.Fatal(err)
+	}
+	if !GzipCurrent(now.Bytes()) {
+		t.Error("Gzip's own copy is not current")
+	}
+	for _, level := range []int{gzip.BestCompression, gzip.BestSpeed} {
+		var b bytes.Buffer
+		w, _ := gzip.NewWriterLevel(&b, level)
+		w.Write(data)
+		w.Close()
+		if GzipCurrent(b.Bytes()) {
+			t.Errorf("a copy made at level %d is current (GzipLevel %d)", level, GzipLevel)
+		}
+	}
+	for _, head := range [][]byte{nil, []byte("previous"), now.Bytes()[:8]} {
+		if GzipCurrent(head) {
+			t.Errorf("%q is current", head)
+		}
+	}
+}
