@@ -3,20 +3,15 @@ package payment
 import (
 	"testing"
 
-	"github.com/retrylab/retrylab/engine/sim"
 	"github.com/retrylab/retrylab/engine/sim/simtest"
 )
 
-// TestRunIntoReusesItsRoom runs a long run, a shorter one and the long one
-// again into one Result: each is the run Run makes on its own, nothing of
-// the last run left in it, and the shorter run's trace is in the long
-// one's room.
+// TestRunIntoReusesItsRoom: see simtest.RunInto.
 func TestRunIntoReusesItsRoom(t *testing.T) {
 	long, short := Defaults(), Defaults()
 	long.Keys, long.Faults = KeysPerIntent, []Fault{LoseResponse, OK}
 	short.Keys, short.Faults = KeysOff, []Fault{OK}
-	err := simtest.RunInto([]Params{long, short, long}, RunInto, Run,
-		func(r *Result) sim.Trace { return r.Trace })
+	err := simtest.RunInto(long, short, RunInto, Run)
 	if err != nil {
 		t.Fatal(err)
 	}
