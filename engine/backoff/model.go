@@ -538,7 +538,7 @@ func (res *Result) count(p Params, slot, calls, served int, refs *sim.Arena) {
 	res.PerSlot[slot] += calls
 	res.Calls += calls
 	ref := ""
-	if len(res.Trace) < sim.MaxEvents {
+	if res.Trace.Keeps(sim.MaxEvents) {
 		ref = refs.Number(slot, "slot-")
 	}
 	res.Trace.Keep(sim.Event{At: time.Duration(slot) * p.Slot, Kind: Slot, Lane: "server", Ref: ref,

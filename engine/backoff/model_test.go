@@ -553,3 +553,34 @@ func TestRunAllocatesPerRunNotPerSlot(t *testing.T) {
 		}
 	}
 }
+
+// Every busy slot the trace keeps is named by its number, "slot-N", for
+// the lockstep run and the jittered one, the trace cut short included
+// (the refs are made only for the events kept).
+func TestSlotEventsNamed(t *testing.T) {
+	for _, policy := range []Policy{None, Full} {
+		// Two calls a slot for 30,000 clients: over sim.MaxEvents slots.
+		p := Defaults()
+		p.Policy, p.Clients, p.Capacity = policy, 30_000, 2
+		res, err := Run(p, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		slots := 0
+		for _, e := range res.Trace {
+			if e.Kind != Slot {
+				continue
+			}
+			slots++
+			if want := "slot-" + strconv.Itoa(e.N); e.Ref != want {
+				t.Fatalf("%s: the event of slot %d has Ref %q, want %q", policy, e.N, e.Ref, want)
+			}
+		}
+		if slots == 0 {
+			t.Errorf("%s: no slot in the trace", policy)
+		}
+		if !res.Trace.Truncated() {
+			t.Errorf("%s: %d events, not cut short: the cut is not checked", policy, len(res.Trace))
+		}
+	}
+}

@@ -28,7 +28,7 @@ func init() {
 func (t *Trace) Keep(e Event, max int) bool {
 	n := len(*t)
 	switch {
-	case n < max:
+	case t.Keeps(max):
 		*t = append(*t, e)
 		return true
 	case n == max:
@@ -36,6 +36,10 @@ func (t *Trace) Keep(e Event, max int) bool {
 	}
 	return false
 }
+
+// Keeps reports whether Keep(e, max) would keep the next event: a model
+// that builds an event's text only for an event kept asks it first.
+func (t Trace) Keeps(max int) bool { return len(t) < max }
 
 // Truncated reports whether the trace was cut short by Keep.
 func (t Trace) Truncated() bool {
