@@ -252,3 +252,15 @@ func problem(w http.ResponseWriter, status int, detail string) {
 	w.WriteHeader(status)
 	w.Write(b)
 }
+
+// Handler serves a Server of each flaw under a path of its own,
+// /FLAW/payments (such as /race/payments), and a correct one under
+// /correct/payments, each payment taking work.
+func Handler(work time.Duration) http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("/correct/payments", New(None, work))
+	for _, f := range Flaws {
+		mux.Handle("/"+string(f)+"/payments", New(f, work))
+	}
+	return mux
+}
