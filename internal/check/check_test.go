@@ -15,10 +15,7 @@ import (
 	"github.com/retrylab/retrylab/internal/check/flawed"
 )
 
-// work is the flawed servers' payment time: long enough that every
-// request of the concurrent check's burst arrives while the first is in
-// flight, even on a loaded machine.
-const work = 300 * time.Millisecond
+const work = flawed.DefaultWork
 
 // flawOf names the check each flaw must fail, and only that one.
 var flawOf = map[flawed.Flaw]string{

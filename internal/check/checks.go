@@ -38,24 +38,24 @@ var Checks = []Check{
 	{
 		Name:      "concurrent",
 		What:      "Many requests with one key and body, released at the same instant: one resource, every other answer a 409 (with Retry-After) or a replay of it, and a later retry gets it too.",
-		Reference: "draft-07 §2.6, §2.7: 409 while the first is still processed; RFC 9110 §10.2.3: Retry-After",
+		Reference: "draft-07 §2.6, §2.7: 409 while the first is still being processed; RFC 9110 §10.2.3: Retry-After",
 		run:       checkConcurrent,
 	},
 	{
 		Name:      "mismatch",
 		What:      "A used key with another body: refused with 422 (or another 4xx) and nothing created, after which the first body still gets the first resource.",
-		Reference: "draft-07 §2.2, §2.7: 422 for a key reused with another payload; Stripe: an error",
+		Reference: "draft-07 §2.2, §2.7: 422 for a key reused with another payload; Stripe: a key reused with other parameters is an error",
 		run:       checkMismatch,
 	},
 	{
 		Name:      "scope",
 		What:      "One key and body from two accounts: each account gets a resource of its own, never the other's.",
-		Reference: "draft-07 §5: the stored key combines the client's key with who the client is",
+		Reference: "draft-07 §5: the lookup key combines the client's key with who the client is",
 		run:       checkScope,
 	},
 	{
 		Name:      "key-syntax",
-		What:      "Keys the draft and common practice refuse (over 255 characters, a control character, a character outside ASCII): each refused with a 4xx, 400 as a rule, and nothing created.",
+		What:      "Keys longer than Stripe's 255 characters, or with a tab or a character outside ASCII, which the draft's syntax forbids: each refused with a 4xx, 400 as a rule, and nothing created.",
 		Reference: "draft-07 §2.1: a structured-field string, printable ASCII; §5: validate keys; Stripe: up to 255 characters",
 		run:       checkKeySyntax,
 	},
@@ -68,7 +68,7 @@ var Checks = []Check{
 	{
 		Name:      "validation",
 		What:      "A new key with a body that is not JSON, then the real body under the same key: the refusal was not saved, so the corrected request is carried out.",
-		Reference: "Stripe: a request that fails validation saves no result and may be retried",
+		Reference: "Stripe: a request that fails validation saves no result",
 		run:       checkValidation,
 	},
 	{
@@ -255,8 +255,9 @@ func checkScope(ctx context.Context, c *client) (Result, string) {
 	return Fail, fmt.Sprintf("%s: the second account got %s", sent, second)
 }
 
-// badKeys are keys the draft and common practice refuse, each named as
-// the check's sentence says it.
+// badKeys are keys a server should refuse, each named as the check's
+// sentence says it: one too long for Stripe, and two outside the draft's
+// syntax, a structured-field string of printable ASCII.
 func badKeys() []struct{ name, key string } {
 	k := newKey()
 	return []struct{ name, key string }{
@@ -280,9 +281,9 @@ func checkKeySyntax(ctx context.Context, c *client) (Result, string) {
 			taken = append(taken, k.name+" got "+a.String())
 		}
 	}
-	sent := fmt.Sprintf("sent %d keys the draft refuses (%s)", len(keys), strings.Join(names, ", "))
+	sent := fmt.Sprintf("sent %d keys a server should refuse (%s)", len(keys), strings.Join(names, ", "))
 	if len(taken) > 0 {
-		return Fail, fmt.Sprintf("%s: %s, where a key it refuses must create nothing", sent, strings.Join(taken, "; "))
+		return Fail, fmt.Sprintf("%s: %s: keys to refuse were carried out", sent, strings.Join(taken, "; "))
 	}
 	return Pass, fmt.Sprintf("%s: refused with %s, nothing created", sent, strings.Join(refused, ", "))
 }

@@ -52,6 +52,11 @@ const (
 	AnyKey Flaw = "any-key"
 )
 
+// DefaultWork is how long a payment takes unless told otherwise: 300
+// ms, long enough that every request of the concurrent check's burst
+// arrives while the first is in flight, even on a loaded machine.
+const DefaultWork = 300 * time.Millisecond
+
 // Flaws are every flaw, in the order of the checks that find them.
 var Flaws = []Flaw{ReplayStatus, Race, InFlight, NoFingerprint, SharedKeys, AnyKey}
 

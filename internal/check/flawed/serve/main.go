@@ -18,9 +18,7 @@ import (
 
 func main() {
 	addr := flag.String("addr", "localhost:8788", "`host:port` to listen on")
-	// 300 ms: the card network's time, long enough that every request of
-	// the concurrent check's burst arrives while the first is in flight.
-	work := flag.Duration("work", 300*time.Millisecond, "how long a payment takes")
+	work := flag.Duration("work", flawed.DefaultWork, "how long a payment takes")
 	flag.Parse()
 	fmt.Printf("flawed payments APIs on http://%s: /correct/payments, and one flaw each at", *addr)
 	for _, f := range flawed.Flaws {
