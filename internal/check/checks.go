@@ -126,6 +126,8 @@ func checkConcurrent(ctx context.Context, c *client) (Result, string) {
 	sent := fmt.Sprintf("sent %d requests with one key and body at once", n)
 
 	var ids []string
+	// created counts the 2xx answers not marked as replays, replays the
+	// 2xx answers but one, the resource's own.
 	var created, replays, conflicts, noRetryAfter, limited int
 	var other []string
 	for _, a := range answers {
@@ -133,10 +135,10 @@ func checkConcurrent(ctx context.Context, c *client) (Result, string) {
 		case a.ok():
 			if !slices.Contains(ids, a.ID) {
 				ids = append(ids, a.ID)
-			}
-			if a.Replayed {
-				replays++
 			} else {
+				replays++
+			}
+			if !a.Replayed {
 				created++
 			}
 		case a.Err == nil && a.Status == 409:
