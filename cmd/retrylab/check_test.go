@@ -4,12 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/retrylab/retrylab/engine/idem/sqlstore/postgres/pgtest"
 	"github.com/retrylab/retrylab/internal/check"
 	"github.com/retrylab/retrylab/internal/check/flawed"
 )
@@ -36,14 +34,7 @@ func runCheckCmd(t *testing.T, args ...string) (code int, stdout, stderr string)
 // down by 300 ms (the sandbox's slow fault), so that the concurrent
 // check's duplicates find the first in flight and get 409s.
 func TestCheckPassesOnEveryStore(t *testing.T) {
-	dbs := map[string]string{
-		"memory": "memory",
-		"sqlite": filepath.Join(t.TempDir(), "retrylab.db"),
-	}
-	if !testing.Short() {
-		dbs["postgres"] = pgtest.Start(t)
-	}
-	for name, db := range dbs {
+	for name, db := range apiStores(t) {
 		t.Run(name, func(t *testing.T) {
 			// A lease of 1 s lets the TTL be 3 s (the TTL is at least two
 			// leases), so the expiry check waits 3.3 s.
