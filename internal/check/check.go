@@ -92,9 +92,8 @@ const (
 const (
 	// MinConcurrency and MaxConcurrency bound Config.Concurrency: two
 	// requests are the least that can race, and 100 connections at once
-	// find a check-then-insert race as surely as more would while staying
-	// far below what a staging server's connection limit or rate limiter
-	// treats as an attack.
+	// are a fifth of the 512 the handbook's own server serves at once, so
+	// that a run cannot crowd out the other clients of a server that size.
 	MinConcurrency = 2
 	MaxConcurrency = 100
 	// RequestTimeout is how long one request may take, its connection
@@ -125,20 +124,24 @@ type Config struct {
 	URL string
 	// Token and OtherToken are the bearer tokens of two accounts, sent as
 	// Authorization: Bearer; OtherToken is the scope check's second
-	// account. Both are left out when Header sets Authorization itself.
+	// account. Empty is a new random token (on the sandbox API, a new
+	// account). Both are left out when Header sets Authorization itself.
 	Token, OtherToken string
 	// Header holds the fields sent on every request, besides
 	// Idempotency-Key, Authorization and Content-Type: application/json
 	// (which Header may replace).
 	Header http.Header
-	// Body is the JSON of a request that creates a resource; OtherBody a
-	// different one, sent under Body's key by the mismatch check.
+	// Body is the JSON of a request that creates a resource, DefaultBody
+	// if empty; OtherBody a different one, sent under Body's key by the
+	// mismatch check, Body with its number "amount" plus one if empty.
 	Body, OtherBody []byte
 	// IDField is where a 2xx answer's JSON holds the new resource's id:
-	// a member name, or names joined by dots for a nested one (data.id).
+	// a member name, or names joined by dots for a nested one (data.id);
+	// DefaultIDField if empty.
 	IDField string
 	// Concurrency is how many requests the concurrent check releases at
-	// the same instant, from MinConcurrency to MaxConcurrency.
+	// the same instant, from MinConcurrency to MaxConcurrency;
+	// DefaultConcurrency if zero.
 	Concurrency int
 	// TTL, when not zero, is how long the API says it remembers a key,
 	// from MinTTL to MaxTTL; the expiry check runs only then.
@@ -153,8 +156,8 @@ type SetupError struct{ msg string }
 func (e *SetupError) Error() string { return e.msg }
 
 // Run checks the API at cfg.URL and reports every check's finding. The
-// error is a *SetupError when nothing could be checked, or a problem with
-// cfg itself.
+// error is a *SetupError when nothing could be checked, a problem with
+// cfg itself, or ctx's error when it was cancelled during the run.
 func Run(ctx context.Context, cfg Config) (Report, error) {
 	start := time.Now()
 	cfg, err := cfg.withDefaults()
@@ -182,7 +185,10 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 			continue
 		}
 		res, detail := ch.run(ctx, c)
-		if ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) && res != Pass {
+		if errors.Is(ctx.Err(), context.Canceled) {
+			return Report{}, fmt.Errorf("stopped during the %s check: %w", ch.Name, ctx.Err())
+		}
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) && res != Pass {
 			detail += fmt.Sprintf(" (the run's limit of %v passed)", limit)
 		}
 		rep.Checks = append(rep.Checks, Finding{Name: ch.Name, Result: res, Detail: detail, Reference: ch.Reference})

@@ -231,3 +231,27 @@ func TestConfigErrors(t *testing.T) {
 		t.Errorf("the server received %d requests", n)
 	}
 }
+
+// A run whose context is cancelled stops, and says so, rather than
+// reporting every later check as failed.
+func TestCancelStops(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var received atomic.Int64
+	h := flawed.New(flawed.None, time.Millisecond)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if received.Add(1) == 4 { // the new-key check's first request
+			cancel()
+		}
+		h.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	rep, err := check.Run(ctx, check.Config{URL: srv.URL})
+	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "during the new-key check") || rep.Checks != nil {
+		t.Fatalf("err = %v, %d findings; want a cancellation during the new-key check and no report", err, len(rep.Checks))
+	}
+	if n := received.Load(); n != 4 {
+		t.Errorf("the server received %d requests, want 4: none after the cancellation", n)
+	}
+}

@@ -56,8 +56,11 @@ func newClient(cfg Config) (*client, error) {
 		// One connection per request: no request is ever resent by the
 		// transport on a new connection, which it does for a keyed POST
 		// whose kept-alive connection closed under it.
-		DisableKeepAlives:  true,
-		DisableCompression: true, // the bodies compared are the bytes sent
+		DisableKeepAlives: true,
+		// No Accept-Encoding: each answer's body is compared as the
+		// server wrote it, and the checker asks nothing of the server
+		// that a plain client would not.
+		DisableCompression: true,
 		// HTTP/1.1 only, so that the concurrent check's requests are each
 		// on a connection of their own, as separate clients' would be.
 		ForceAttemptHTTP2: false,
