@@ -128,7 +128,7 @@ func TestUsageErrors(t *testing.T) {
 		says []string
 	}{
 		{nil, []string{"usage: retrylab"}},
-		{[]string{"frob"}, []string{`unknown command "frob"`, "known: api, lab, load, sim"}},
+		{[]string{"frob"}, []string{`unknown command "frob"`, "known: api, check, lab, load, sim"}},
 		{[]string{"sim"}, []string{"name a model", "backoff, budget, cas, guard, lease, lock, ordering, outbox, payment, saga, sent-marker, storm"}},
 		{[]string{"sim", "nope"}, []string{`unknown model "nope"`, "backoff, budget, cas, guard, lease, lock, ordering, outbox, payment, saga, sent-marker, storm"}},
 		{[]string{"sim", "backoff", "--foo", "3"}, []string{"unknown parameter --foo", "--base, --cap, --capacity, --clients, --compare, --json, --policy, --seed, --slot"}},
