@@ -2,6 +2,8 @@ package check_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -101,6 +103,35 @@ func TestEachFlawFailsItsCheck(t *testing.T) {
 				t.Error("Failed() is false")
 			}
 		})
+	}
+}
+
+// Stripe's 255 characters are Stripe's limit, not the draft's: a server
+// whose published limit is longer takes the 256-character key, and that
+// is a warning; the keys outside the draft's syntax are still refused.
+func TestLongKeyIsAWarning(t *testing.T) {
+	t.Parallel()
+	h := flawed.New(flawed.None, work)
+	longer := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// A limit of 1,000 characters, kept as their digest: 64 hex
+		// digits, within the flawed server's 255.
+		if k := r.Header.Get("Idempotency-Key"); len(k) > 255 && len(k) <= 1000 {
+			sum := sha256.Sum256([]byte(k))
+			r.Header.Set("Idempotency-Key", hex.EncodeToString(sum[:]))
+		}
+		h.ServeHTTP(w, r)
+	})
+	rep, _ := run(t, longer, check.Config{})
+	for _, f := range rep.Checks {
+		switch {
+		case f.Name == "key-syntax" && (f.Result != check.Warn || !strings.Contains(f.Detail, "refused a tab 400, an é 400, but 256 characters got 201")):
+			t.Errorf("key-syntax: %s: %s, want a warning that names the long key", f.Result, f.Detail)
+		case f.Name != "key-syntax" && f.Result != check.Pass:
+			t.Errorf("%s: %s: %s", f.Name, f.Result, f.Detail)
+		}
+	}
+	if rep.Failed() {
+		t.Error("Failed() for a warning")
 	}
 }
 
