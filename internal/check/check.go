@@ -146,6 +146,11 @@ type Config struct {
 	// TTL, when not zero, is how long the API says it remembers a key,
 	// from MinTTL to MaxTTL; the expiry check runs only then.
 	TTL time.Duration
+	// QuotedKeys sends every key as the draft's syntax writes it, a
+	// structured-field String in double quotes ("..."), for a server that
+	// takes only that form. Keys are sent bare otherwise, as Stripe's
+	// clients send them.
+	QuotedKeys bool
 }
 
 // A SetupError means the run could not check anything: the URL did not

@@ -135,6 +135,45 @@ func TestLongKeyIsAWarning(t *testing.T) {
 	}
 }
 
+// The draft's syntax makes a key a structured-field String, in double
+// quotes. A server that takes only that form refuses the bare keys sent
+// by default, and the first request says where to look; with QuotedKeys
+// every check passes.
+func TestQuotedKeys(t *testing.T) {
+	t.Parallel()
+	h := flawed.New(flawed.None, work)
+	var bare atomic.Int64
+	strict := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		k := r.Header.Get("Idempotency-Key")
+		inner, ok := strings.CutPrefix(k, `"`)
+		if inner, ok = strings.CutSuffix(inner, `"`); !ok || k == "" {
+			bare.Add(1)
+			http.Error(w, `{"title":"the key must be a quoted string"}`, http.StatusBadRequest)
+			return
+		}
+		r.Header.Set("Idempotency-Key", inner)
+		h.ServeHTTP(w, r)
+	})
+	srv := httptest.NewServer(strict)
+	defer srv.Close()
+	_, err := check.Run(context.Background(), check.Config{URL: srv.URL + "/v1/payments"})
+	var setup *check.SetupError
+	if !errors.As(err, &setup) || !strings.Contains(err.Error(), "answered 400") || !strings.Contains(err.Error(), "--quoted-keys") {
+		t.Fatalf("bare keys: err = %v, want a SetupError naming the 400 and --quoted-keys", err)
+	}
+	bare.Store(0)
+	rep, _ := run(t, strict, check.Config{QuotedKeys: true})
+	for _, f := range rep.Checks {
+		if f.Result != check.Pass {
+			t.Errorf("%s: %s: %s", f.Name, f.Result, f.Detail)
+		}
+	}
+	// missing-key sends no key at all, the one request without quotes.
+	if n := bare.Load(); n != 1 {
+		t.Errorf("%d requests came without a quoted key, want 1 (missing-key's)", n)
+	}
+}
+
 // The concurrent check's burst is simultaneous: against the race, every
 // request of it finds no record and charges, 20 charges where one was
 // due.
