@@ -216,21 +216,14 @@ func recovery(goodput []int, end, good int) *int {
 	return nil
 }
 
+// events are the model's one kind of event. A tick's sentence reads the
+// run's own figures: each run makes its Sayer (ticks), and the family
+// writes none.
+var events sim.Family
+
 // Tick is one second of a run, lane "server": N the second, M the retries
 // that arrived in it, Amount the expired requests dropped; Ref "sN".
-const Tick sim.Kind = firstKind + 0
-
-// firstKind is the model's first Kind: sim.Declare refuses a number
-// another model took.
-const firstKind sim.Kind = 12 * sim.KindsPer
-
-var events = sim.Family{First: firstKind, Names: []string{
-	Tick - firstKind: "tick",
-}}
-
-// A tick's sentence reads the run's own figures: each run makes its
-// Sayer (ticks), and the family writes none.
-func init() { sim.Declare(&events, nil) }
+var Tick = events.Kind("tick")
 
 // ticks is the sayer of a run's Tick events. A sentence reads the second's
 // figures from the run's own per-second counts, which the event does not
