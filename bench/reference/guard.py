@@ -181,7 +181,7 @@ def run(strategy="check-then-insert", n=20):
     retry = follow("retry", AMOUNT)
     other = follow("other", OTHER_AMOUNT)
     return {"rows": rows, "charges": m.charges, "replayed": replayed,
-            "statuses": ", ".join("%d: %d" % (s, statuses[s]) for s in sorted(statuses)),
+            "statuses": {str(s): statuses[s] for s in sorted(statuses)},
             "retry_status": retry["status"], "other_status": other["status"],
             "events": len(m.trace), "last_event": m.trace[-1][4]}
 

@@ -46,7 +46,7 @@ def run(strategy="dedupe", arrival=("evt_2", "evt_1", "evt_2")):
         plan = event_plan
         applied.append(evt)
         keep(trace, (now, "apply", "consumer", "", "Apply %s: the plan is now %s." % (evt, event_plan), evt))
-    return {"plan": plan, "applied": ", ".join(applied), "skipped": skipped, "correct": plan == newest_plan,
+    return {"plan": plan, "applied": applied, "skipped": skipped, "correct": plan == newest_plan,
             "events": len(trace), "last_event": trace[-1][4]}
 
 

@@ -9,7 +9,7 @@ import (
 // the second changes nothing (SIMULATORS.md section 6). Without the
 // compare, each call ships and bumps again.
 func TestFigures(t *testing.T) {
-	res, err := Run(Defaults())
+	res, err := Run(Binding.Defaults())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +36,7 @@ func TestAnyNumberOfCalls(t *testing.T) {
 }
 
 func BenchmarkCAS(b *testing.B) {
-	p := Defaults()
+	p := Binding.Defaults()
 	for b.Loop() {
 		if _, err := Run(p); err != nil {
 			b.Fatal(err)

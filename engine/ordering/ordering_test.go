@@ -19,7 +19,7 @@ func TestFigures(t *testing.T) {
 		// Applying everything ends on pro only because evt_2 came again.
 		{NoGuard, "pro", []string{"evt_2", "evt_1", "evt_2"}},
 	} {
-		p := Defaults()
+		p := Binding.Defaults()
 		p.Strategy = c.s
 		res, err := Run(p)
 		if err != nil {
@@ -66,7 +66,7 @@ func TestValidate(t *testing.T) {
 }
 
 func BenchmarkOrdering(b *testing.B) {
-	p := Defaults()
+	p := Binding.Defaults()
 	for b.Loop() {
 		if _, err := Run(p); err != nil {
 			b.Fatal(err)

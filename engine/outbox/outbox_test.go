@@ -59,7 +59,7 @@ func TestValidate(t *testing.T) {
 }
 
 func BenchmarkOutbox(b *testing.B) {
-	p := Defaults()
+	p := Binding.Defaults()
 	for b.Loop() {
 		if _, err := Run(p); err != nil {
 			b.Fatal(err)

@@ -34,7 +34,7 @@ func TestFigures(t *testing.T) {
 
 // The second delivery comes after the queue's redelivery delay.
 func TestRedeliveryWaits(t *testing.T) {
-	res, _ := Run(Defaults())
+	res, _ := Run(Binding.Defaults())
 	var crash, again = -1, -1
 	for i, e := range res.Trace {
 		if e.Kind == Crashed {
@@ -57,7 +57,7 @@ func TestValidate(t *testing.T) {
 }
 
 func BenchmarkSentMarker(b *testing.B) {
-	p := Defaults()
+	p := Binding.Defaults()
 	for b.Loop() {
 		if _, err := Run(p); err != nil {
 			b.Fatal(err)

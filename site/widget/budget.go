@@ -12,12 +12,14 @@ var Budget = Widget{
 	Chapter: "/retry-budgets/",
 	Title:   "A retry budget while the upstream is down",
 	Summary: "Every call fails. Compare the calls sent when every failure is retried with those a token bucket lets through.",
-	Schema:  Schema(budget.Schema.Without("budget")), // the view shows the runs with and without it
+	Schema:  Schema(budget.Binding.Schema.Without("budget")), // the view shows the runs with and without it
 	Run:     runBudget,
 }
 
+func init() { register(&Budget) }
+
 func runBudget(v Values) (Run, error) {
-	p := budget.FromValues(v.Model())
+	p := budget.Binding.Read(v.Model())
 	var r budgetRun
 	var err error
 	p.Budget = false

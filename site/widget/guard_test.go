@@ -68,7 +68,7 @@ func TestGuardViewAgreesWithTheEngine(t *testing.T) {
 	for _, strategy := range guard.Strategies {
 		for seed := 1; seed <= 12; seed++ {
 			raw := map[string]string{"strategy": string(strategy), "spread": "4", "seed": strconv.Itoa(seed)}
-			res, err := guard.Run(guard.Params{N: 20, Strategy: strategy, Spread: 4}, uint64(seed))
+			res, err := guard.Run(guard.Params{N: 20, Strategy: strategy, Spread: 4, Seed: uint64(seed)})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -12,12 +12,14 @@ var Storm = Widget{
 	Chapter: "/metastable-failure/",
 	Title:   "A retry storm that outlives its cause",
 	Summary: "Slow the server down for ten seconds and watch whether it recovers; then give the clients a retry budget and let the server skip expired work.",
-	Schema:  Schema(storm.Schema),
+	Schema:  Schema(storm.Binding.Schema),
 	Run:     runStorm,
 }
 
+func init() { register(&Storm) }
+
 func runStorm(v Values) (Run, error) {
-	p := storm.FromValues(v.Model())
+	p := storm.Binding.Read(v.Model())
 	res, err := storm.Run(p)
 	if err != nil {
 		return nil, err
