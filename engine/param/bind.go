@@ -4,8 +4,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
+	"unsafe"
 )
 
 // A Binder is what a model's Params declares its parameters to, one call
@@ -17,82 +17,56 @@ import (
 //		b.Seconds(&p.Work, param.Param{Name: "work", Label: "Charge takes (s)", Default: "2", Min: 0, Max: 604800, Help: "..."})
 //	}
 //
-// The call sets the parameter's Kind. From that one method a Binding
-// (NewBinding) derives the model's Schema, reads a Params from checked
-// values, writes one out and checks one, with no reflection: Bind runs
-// again to read or write, and the Binder does with each field what is
-// asked; to check, the checks Bind recorded once for a Params of the
-// Binding's own run on a copy. So Bind must declare the same parameters
-// in the same order every time.
+// The call sets the parameter's Kind. NewBinding runs Bind once, on a
+// Params of its own, and keeps each parameter's declaration and where in a
+// Params its field is; from those the Binding reads a Params from checked
+// values, writes one out and checks one, whatever the Params, with no
+// reflection and no Bind run again.
 type Binder struct {
-	op     op
-	schema Schema            // declare: the parameters, in order
-	values Values            // read: the values to read from
-	raw    map[string]string // write: the values written out
-	fields []field           // record: each parameter's check, in order
+	base   unsafe.Pointer // the Params Bind runs on
+	size   uintptr        // its size: every field is within it
+	schema Schema
+	fields []field
 }
 
-type op uint8
+// A field is where a parameter's value is in a Params: its offset from
+// the start, and how it is held there.
+type field struct {
+	off  uintptr
+	held held
+}
+
+// held is how a field holds its parameter's value.
+type held uint8
 
 const (
-	declare op = iota
-	read
-	write
-	record
+	heldInt          held = iota // int
+	heldInt64                    // int64
+	heldUint64                   // uint64 (a seed)
+	heldFloat                    // float64
+	heldBool                     // bool
+	heldSeconds                  // time.Duration, whole seconds
+	heldFloatSeconds             // time.Duration, seconds to the microsecond
+	heldWord                     // a string type (OneOf)
+	heldWords                    // a slice of a string type (ListOf)
 )
-
-// A field is the check of one parameter's field, made by Bind in record
-// mode for the Params a checker holds (Binding.Check): whether the field
-// is within its own declaration, and a number parameter's value, for the
-// rules between parameters.
-type field struct {
-	ok  func() bool
-	num func() float64
-}
 
 // Int binds an Int parameter to v.
 func (b *Binder) Int(v *int, p Param) {
 	p.Kind = Int
-	switch b.op {
-	case declare:
-		b.declare(p)
-	case read:
-		*v = int(b.value(&p).Num)
-	case write:
-		b.raw[p.Name] = strconv.Itoa(*v)
-	case record:
-		b.number(func() float64 { return float64(*v) }, nil, &p)
-	}
+	b.bind(unsafe.Pointer(v), unsafe.Sizeof(*v), heldInt, p)
 }
 
 // Int64 binds an Int parameter to v.
 func (b *Binder) Int64(v *int64, p Param) {
 	p.Kind = Int
-	switch b.op {
-	case declare:
-		b.declare(p)
-	case read:
-		*v = int64(b.value(&p).Num)
-	case write:
-		b.raw[p.Name] = strconv.FormatInt(*v, 10)
-	case record:
-		b.number(func() float64 { return float64(*v) }, nil, &p)
-	}
+	b.bind(unsafe.Pointer(v), unsafe.Sizeof(*v), heldInt64, p)
 }
 
 // Float binds a Float parameter to v.
 func (b *Binder) Float(v *float64, p Param) {
 	p.Kind = Float
-	switch b.op {
-	case declare:
-		b.declare(p)
-	case read:
-		*v = b.value(&p).Num
-	case write:
-		b.raw[p.Name] = Number(*v)
-	case record:
-		b.number(func() float64 { return *v }, nil, &p)
-	}
+	b.bind(unsafe.Pointer(v), unsafe.Sizeof(*v), heldFloat, p)
 }
 
 // Seconds binds an Int parameter, a whole number of seconds, to the
@@ -100,16 +74,7 @@ func (b *Binder) Float(v *float64, p Param) {
 // which the parameter refuses.
 func (b *Binder) Seconds(v *time.Duration, p Param) {
 	p.Kind = Int
-	switch b.op {
-	case declare:
-		b.declare(p)
-	case read:
-		*v = time.Duration(b.value(&p).Num) * time.Second
-	case write:
-		b.raw[p.Name] = Number(v.Seconds())
-	case record:
-		b.number(func() float64 { return v.Seconds() }, func() bool { return *v%time.Second == 0 }, &p)
-	}
+	b.bind(unsafe.Pointer(v), unsafe.Sizeof(*v), heldSeconds, p)
 }
 
 // FloatSeconds binds a Float parameter, in seconds, to the duration v,
@@ -117,149 +82,51 @@ func (b *Binder) Seconds(v *time.Duration, p Param) {
 // at the finest.
 func (b *Binder) FloatSeconds(v *time.Duration, p Param) {
 	p.Kind = Float
-	switch b.op {
-	case declare:
-		b.declare(p)
-	case read:
-		*v = time.Duration(math.Round(b.value(&p).Num*1e6)) * time.Microsecond
-	case write:
-		b.raw[p.Name] = Number(v.Seconds())
-	case record:
-		b.number(func() float64 { return v.Seconds() }, nil, &p)
-	}
+	b.bind(unsafe.Pointer(v), unsafe.Sizeof(*v), heldFloatSeconds, p)
 }
 
 // Bool binds a Bool parameter to v.
 func (b *Binder) Bool(v *bool, p Param) {
 	p.Kind = Bool
-	switch b.op {
-	case declare:
-		b.declare(p)
-	case read:
-		*v = b.value(&p).Bool
-	case write:
-		b.raw[p.Name] = OnOff(*v)
-	case record:
-		b.fields = append(b.fields, field{ok: always})
-	}
+	b.bind(unsafe.Pointer(v), unsafe.Sizeof(*v), heldBool, p)
 }
 
 // Seed binds the seed of a random model to v, declared by Seed(help).
 func (b *Binder) Seed(v *uint64, help string) {
-	p := Seed(help)
-	switch b.op {
-	case declare:
-		b.declare(p)
-	case read:
-		*v = uint64(b.value(&p).Num)
-	case write:
-		b.raw[p.Name] = strconv.FormatUint(*v, 10)
-	case record:
-		b.number(func() float64 { return float64(*v) }, nil, &p)
-	}
+	b.bind(unsafe.Pointer(v), unsafe.Sizeof(*v), heldUint64, Seed(help))
 }
 
 // OneOf binds an Enum parameter to v, a value of a string type, whose
 // allowed values are allowed, in display order.
 func OneOf[S ~string](b *Binder, v *S, allowed []S, p Param) {
 	p.Kind = Enum
-	switch b.op {
-	case declare:
-		p.Allowed = Strings(allowed)
-		b.declare(p)
-	case read:
-		*v = S(b.value(&p).Str)
-	case write:
-		b.raw[p.Name] = string(*v)
-	case record:
-		b.fields = append(b.fields, field{ok: func() bool { return containsOf(allowed, *v) }})
-	}
+	p.Allowed = Strings(allowed)
+	// A value of a string type is held as a string is.
+	b.bind(unsafe.Pointer(v), unsafe.Sizeof(*v), heldWord, p)
 }
 
 // ListOf binds an EnumList parameter to v, a list of a string type, whose
 // allowed items are allowed, in display order.
 func ListOf[S ~string](b *Binder, v *[]S, allowed []S, p Param) {
 	p.Kind = EnumList
-	switch b.op {
-	case declare:
-		p.Allowed = Strings(allowed)
-		b.declare(p)
-	case read:
-		list := b.value(&p).List
-		out := make([]S, len(list))
-		for i, s := range list {
-			out[i] = S(s)
-		}
-		*v = out
-	case write:
-		var s strings.Builder
-		for i, x := range *v {
-			if i > 0 {
-				s.WriteByte(',')
-			}
-			s.WriteString(string(x))
-		}
-		b.raw[p.Name] = s.String()
-	case record:
-		lo, hi := p.MinItems, p.MaxItems
-		b.fields = append(b.fields, field{ok: func() bool {
-			if n := len(*v); (hi > 0 && n > hi) || n < lo {
-				return false
-			}
-			for _, x := range *v {
-				if !containsOf(allowed, x) {
-					return false
-				}
-			}
-			return true
-		}})
-	}
+	p.Allowed = Strings(allowed)
+	// A slice of a string type is held as a slice of strings is.
+	b.bind(unsafe.Pointer(v), unsafe.Sizeof(*v), heldWords, p)
 }
 
-func (b *Binder) declare(p Param) {
+// bind declares p, held as h in the size bytes at v.
+func (b *Binder) bind(v unsafe.Pointer, size uintptr, h held, p Param) {
 	if _, dup := b.schema.Param(p.Name); dup {
 		panic("param: two parameters called " + strconv.Quote(p.Name))
 	}
+	// v is within the Params Bind runs on: Bind bound a field of it, and
+	// not, say, a package variable.
+	start, at := uintptr(b.base), uintptr(v)
+	if at < start || at+size > start+b.size {
+		panic("param: " + p.Name + " is bound to a field outside the Params")
+	}
 	b.schema = append(b.schema, p)
-}
-
-// value is p's value in the values read, or its default if they lack it
-// (a view of the schema without p, as the budget widget's).
-func (b *Binder) value(p *Param) Value {
-	if v, ok := b.values.v[p.Name]; ok {
-		return v
-	}
-	v, err := p.Parse(p.Default)
-	if err != nil {
-		panic("param: bad default: " + err.Error())
-	}
-	return v
-}
-
-// number records the check of a number parameter: the value is within
-// p's own bounds, as Parse of its text would find it, and whole where
-// whole says (nil: always).
-func (b *Binder) number(x func() float64, whole func() bool, p *Param) {
-	lo, hi, integer := p.Min, p.Max, p.Kind == Int
-	b.fields = append(b.fields, field{num: x, ok: func() bool {
-		f := x()
-		// NaN is within no bounds; an infinity within none of a
-		// declaration's, which are finite.
-		return f >= lo && f <= hi && (!integer || f == math.Trunc(f)) && (whole == nil || whole())
-	}})
-}
-
-// always is the check of a field that holds nothing a declaration
-// refuses: a bool.
-func always() bool { return true }
-
-func containsOf[S ~string](list []S, s S) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
+	b.fields = append(b.fields, field{off: at - start, held: h})
 }
 
 // A Binding is a model's parameters as its Params' Bind method declares
@@ -267,15 +134,21 @@ func containsOf[S ~string](list []S, s S) bool {
 // A model keeps one in a package variable:
 //
 //	var Binding = param.NewBinding((*Params).Bind)
+//
+// Its methods only pass a Params to declared's, which work on any model's
+// by the fields' places, so that the page's module carries them once
+// rather than a copy for each Params type.
 type Binding[P any] struct {
+	declared
+}
+
+// declared is a Binding's declaration: the parameters, where each is held
+// in a Params, their defaults, and the rules between them by index.
+type declared struct {
 	Schema   Schema
-	bind     func(*P, *Binder)
+	fields   []field
 	defaults Values
 	rules    []boundRule
-	// spare is a checker that Check reuses, so that checking a Params,
-	// as every run of a model does first, allocates nothing and runs no
-	// Bind; two checks at once each have their own.
-	spare atomic.Pointer[checker[P]]
 }
 
 // A boundRule is a Rule by the indexes of its two parameters.
@@ -284,23 +157,21 @@ type boundRule struct {
 	i, j int
 }
 
-// A checker is a Params of its own and the checks of its fields, which
-// Bind recorded once: Check copies the Params to check into p and runs
-// them.
-type checker[P any] struct {
-	p      P
-	fields []field
-}
-
 // NewBinding declares the parameters bind declares. A declaration that
 // contradicts itself (a default outside its bounds, two parameters of one
-// name, a rule on a parameter the schema lacks) panics, as the package
-// that declares it starts.
+// name, a field outside the Params, a rule on a parameter the schema
+// lacks) panics, as the package that declares it starts.
 func NewBinding[P any](bind func(*P, *Binder)) *Binding[P] {
-	var p P
-	b := Binder{op: declare}
-	bind(&p, &b)
-	d := &Binding[P]{Schema: b.schema, bind: bind}
+	p := new(P)
+	b := Binder{base: unsafe.Pointer(p), size: unsafe.Sizeof(*p)}
+	bind(p, &b)
+	d := new(Binding[P])
+	d.declare(b)
+	return d
+}
+
+func (d *declared) declare(b Binder) {
+	d.Schema, d.fields = b.schema, b.fields
 	for i, q := range d.Schema {
 		for _, r := range q.Rules {
 			j := d.Schema.index(r.Other)
@@ -314,7 +185,6 @@ func NewBinding[P any](bind func(*P, *Binder)) *Binding[P] {
 		}
 	}
 	d.defaults = d.Schema.Defaults()
-	return d
 }
 
 // Defaults are the parameters at their declared defaults.
@@ -324,17 +194,12 @@ func (d *Binding[P]) Defaults() P { return d.Read(d.defaults) }
 // it (Schema.Without): a parameter the values lack is at its default.
 func (d *Binding[P]) Read(v Values) P {
 	var p P
-	b := Binder{op: read, values: v}
-	d.bind(&p, &b)
+	d.read(v, unsafe.Pointer(&p))
 	return p
 }
 
 // Raw writes the parameters as the Schema reads them.
-func (d *Binding[P]) Raw(p P) map[string]string {
-	b := Binder{op: write, raw: make(map[string]string, len(d.Schema))}
-	d.bind(&p, &b)
-	return b.raw
-}
+func (d *Binding[P]) Raw(p P) map[string]string { return d.raw(unsafe.Pointer(&p)) }
 
 // Check checks every parameter against its declaration, the rules
 // between them too, and gives the answer of the Schema's Check of the
@@ -343,43 +208,129 @@ func (d *Binding[P]) Raw(p P) map[string]string {
 // error, which names the parameter, the value and what is allowed. (Check
 // has the last word: a word it accepts once trimmed of spaces, a field
 // here refuses, and Check then accepts.)
-func (d *Binding[P]) Check(p P) error {
-	c := d.spare.Swap(nil)
-	if c == nil {
-		c = d.checker()
+func (d *Binding[P]) Check(p P) error { return d.check(unsafe.Pointer(&p)) }
+
+// The fields of the Params at p, by the type each is held as. A field of a
+// string type is held as a string; a slice of one, as a slice of strings.
+func at[T any](p unsafe.Pointer, f field) *T { return (*T)(unsafe.Add(p, f.off)) }
+
+func (d *declared) read(v Values, p unsafe.Pointer) {
+	for i, f := range d.fields {
+		q := &d.Schema[i]
+		val, ok := v.v[q.Name]
+		if !ok {
+			val = d.defaults.v[q.Name]
+		}
+		switch f.held {
+		case heldInt:
+			*at[int](p, f) = int(val.Num)
+		case heldInt64:
+			*at[int64](p, f) = int64(val.Num)
+		case heldUint64:
+			*at[uint64](p, f) = uint64(val.Num)
+		case heldFloat:
+			*at[float64](p, f) = val.Num
+		case heldBool:
+			*at[bool](p, f) = val.Bool
+		case heldSeconds:
+			*at[time.Duration](p, f) = time.Duration(val.Num) * time.Second
+		case heldFloatSeconds:
+			*at[time.Duration](p, f) = time.Duration(math.Round(val.Num*1e6)) * time.Microsecond
+		case heldWord:
+			*at[string](p, f) = val.Str
+		case heldWords:
+			*at[[]string](p, f) = append([]string(nil), val.List...)
+		}
 	}
-	c.p = p
-	ok := true
-	for i := range c.fields {
-		if !c.fields[i].ok() {
-			ok = false
-			break
+}
+
+func (d *declared) raw(p unsafe.Pointer) map[string]string {
+	raw := make(map[string]string, len(d.fields))
+	for i, f := range d.fields {
+		var s string
+		switch f.held {
+		case heldInt:
+			s = strconv.Itoa(*at[int](p, f))
+		case heldInt64:
+			s = strconv.FormatInt(*at[int64](p, f), 10)
+		case heldUint64:
+			s = strconv.FormatUint(*at[uint64](p, f), 10)
+		case heldFloat:
+			s = Number(*at[float64](p, f))
+		case heldBool:
+			s = OnOff(*at[bool](p, f))
+		case heldSeconds, heldFloatSeconds:
+			s = Number(at[time.Duration](p, f).Seconds())
+		case heldWord:
+			s = *at[string](p, f)
+		case heldWords:
+			s = strings.Join(*at[[]string](p, f), ",")
+		}
+		raw[d.Schema[i].Name] = s
+	}
+	return raw
+}
+
+func (d *declared) check(p unsafe.Pointer) error {
+	for i, f := range d.fields {
+		if !d.holds(p, i, f) {
+			return d.Schema.Check(d.raw(p))
 		}
 	}
 	for _, r := range d.rules {
-		if ok && !r.op.holds(c.fields[r.i].num(), c.fields[r.j].num()) {
-			ok = false
+		if !r.op.holds(d.num(p, r.i), d.num(p, r.j)) {
+			return d.Schema.Check(d.raw(p))
 		}
-	}
-	var zero P
-	c.p = zero // the spare keeps no list of the caller's
-	d.spare.Store(c)
-	if !ok {
-		return d.Schema.Check(d.Raw(p))
 	}
 	return nil
 }
 
-// checker makes a checker: Bind records the checks of its Params' fields.
-func (d *Binding[P]) checker() *checker[P] {
-	c := &checker[P]{}
-	b := Binder{op: record}
-	d.bind(&c.p, &b)
-	if len(b.fields) != len(d.Schema) {
-		panic("param: Bind bound " + strconv.Itoa(len(d.Schema)) + " parameters, then " + strconv.Itoa(len(b.fields)))
+// holds reports whether field i of the Params at p is within its own
+// declaration, as Parse of its text would find it.
+func (d *declared) holds(p unsafe.Pointer, i int, f field) bool {
+	q := &d.Schema[i]
+	switch f.held {
+	case heldBool:
+		return true
+	case heldSeconds:
+		if *at[time.Duration](p, f)%time.Second != 0 {
+			return false
+		}
+	case heldWord:
+		return contains(q.Allowed, *at[string](p, f))
+	case heldWords:
+		list := *at[[]string](p, f)
+		if (q.MaxItems > 0 && len(list) > q.MaxItems) || len(list) < q.MinItems {
+			return false
+		}
+		for _, s := range list {
+			if !contains(q.Allowed, s) {
+				return false
+			}
+		}
+		return true
 	}
-	c.fields = b.fields
-	return c
+	x := d.num(p, i)
+	// NaN is within no bounds, an infinity within none a declaration has.
+	return x >= q.Min && x <= q.Max && (q.Kind != Int || x == math.Trunc(x))
+}
+
+// num is number field i of the Params at p, as its parameter counts it.
+func (d *declared) num(p unsafe.Pointer, i int) float64 {
+	f := d.fields[i]
+	switch f.held {
+	case heldInt:
+		return float64(*at[int](p, f))
+	case heldInt64:
+		return float64(*at[int64](p, f))
+	case heldUint64:
+		return float64(*at[uint64](p, f))
+	case heldFloat:
+		return *at[float64](p, f)
+	case heldSeconds, heldFloatSeconds:
+		return at[time.Duration](p, f).Seconds()
+	}
+	panic("param: " + d.Schema[i].Name + " is not a number")
 }
 
 // index is the index of the parameter named name, -1 if there is none.
