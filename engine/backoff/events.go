@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/retrylab/retrylab/engine/param"
 	"github.com/retrylab/retrylab/engine/sim"
 )
 
@@ -33,7 +34,7 @@ func init() { events.Say(say) }
 func say(e sim.Event) string {
 	switch e.Kind {
 	case Slot:
-		return "Slot " + strconv.Itoa(e.N) + " (" + sim.FormatFloat(seconds1(e.At)) + " s): " +
+		return "Slot " + strconv.Itoa(e.N) + " (" + param.Number(seconds1(e.At)) + " s): " +
 			strconv.Itoa(e.M) + " calls, " + strconv.FormatInt(e.Amount, 10) + " served, " +
 			strconv.FormatInt(int64(e.M)-e.Amount, 10) + " failed."
 	case Call:

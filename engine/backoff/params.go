@@ -69,3 +69,19 @@ func Seconds(s float64) time.Duration {
 // Validate checks every parameter against its declaration; the error is a
 // *param.Error naming the parameter, the value and what is allowed.
 func (p Params) Validate() error { return Binding.Check(p) }
+
+// Bind declares the policy's bounds: at most 100 calls, waits from a
+// millisecond to an hour, a deadline of at most a day.
+func (p *RetryPolicy) Bind(b *param.Binder) {
+	b.Int(&p.Attempts, param.Param{Name: "attempts", Label: "Attempts", Default: "5", Min: 1, Max: 100,
+		Help: "calls at most, the first one included"})
+	b.FloatSeconds(&p.Base, param.Param{Name: "base", Label: "Base (s)", Default: "0.1", Min: MinBase.Seconds(), Max: MaxCap.Seconds(), Step: 0.001,
+		Help: "the ceiling of the first wait, in seconds; it doubles per retry"})
+	b.FloatSeconds(&p.Cap, param.Param{Name: "cap", Label: "Cap (s)", Default: "10", Min: MinBase.Seconds(), Max: MaxCap.Seconds(), Step: 0.001,
+		Rules: []param.Rule{{Op: param.AtLeast, Other: "base"}}, Help: "the largest ceiling, in seconds; at least base"})
+	b.FloatSeconds(&p.Deadline, param.Param{Name: "deadline", Label: "Deadline (s)", Default: "0", Min: 0, Max: (24 * time.Hour).Seconds(), Step: 0.001,
+		Help: "the caller's time budget from the first call, in seconds; 0 for none"})
+}
+
+// retryBinding is RetryPolicy's parameters as Bind declares them.
+var retryBinding = param.NewBinding((*RetryPolicy).Bind)

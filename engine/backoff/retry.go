@@ -4,7 +4,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/retrylab/retrylab/engine/param"
 	"github.com/retrylab/retrylab/engine/sim"
 )
 
@@ -52,23 +51,14 @@ func DefaultRetryPolicy() RetryPolicy {
 	return RetryPolicy{Attempts: 5, Base: 100 * time.Millisecond, Cap: 10 * time.Second}
 }
 
-// Bind declares the policy's bounds: at most 100 calls, waits from a
-// millisecond to an hour, a deadline of at most a day.
-func (p *RetryPolicy) Bind(b *param.Binder) {
-	b.Int(&p.Attempts, param.Param{Name: "attempts", Label: "Attempts", Default: "5", Min: 1, Max: 100,
-		Help: "calls at most, the first one included"})
-	b.FloatSeconds(&p.Base, param.Param{Name: "base", Label: "Base (s)", Default: "0.1", Min: MinBase.Seconds(), Max: MaxCap.Seconds(), Step: 0.001,
-		Help: "the ceiling of the first wait, in seconds; it doubles per retry"})
-	b.FloatSeconds(&p.Cap, param.Param{Name: "cap", Label: "Cap (s)", Default: "10", Min: MinBase.Seconds(), Max: MaxCap.Seconds(), Step: 0.001,
-		Rules: []param.Rule{{Op: param.AtLeast, Other: "base"}}, Help: "the largest ceiling, in seconds; at least base"})
-	b.FloatSeconds(&p.Deadline, param.Param{Name: "deadline", Label: "Deadline (s)", Default: "0", Min: 0, Max: (24 * time.Hour).Seconds(), Step: 0.001,
-		Help: "the caller's time budget from the first call, in seconds; 0 for none"})
-}
-
-// retryBinding is RetryPolicy's parameters as Bind declares them.
-var retryBinding = param.NewBinding((*RetryPolicy).Bind)
-
-// Validate reports the first field out of its bounds, as a *param.Error.
+// Validate reports the first field out of its bounds as a *param.Error
+// that names the field, its value and what is allowed. The bounds are
+// declared once, in Bind: at most 100 calls, the first one included;
+// a base and a cap of a millisecond to an hour, the cap at least the
+// base; a deadline of at most a day, or none. The check is the one a
+// model's Params gets from its binding (param.Binding), which checks the
+// fields as they are and writes them out only for the error; Retry runs
+// it first.
 func (p RetryPolicy) Validate() error { return retryBinding.Check(p) }
 
 // Stop is why Retry stopped calling.

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/retrylab/retrylab/engine/param"
 	"github.com/retrylab/retrylab/engine/sim"
 )
 
@@ -465,7 +466,7 @@ func statusCode(status int) int {
 }
 
 // secs writes d in seconds: 300, 0.5.
-func secs(d time.Duration) string { return sim.FormatFloat(d.Seconds()) }
+func secs(d time.Duration) string { return param.Number(d.Seconds()) }
 
 // wholeSeconds is d in seconds, which Validate keeps whole.
 func wholeSeconds(d time.Duration) int { return int(d / time.Second) }

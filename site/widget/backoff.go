@@ -214,7 +214,7 @@ func (r *backoffRun) Output(h *HTML, _ int) {
 		Height: chart.MinHeight,
 		Pad:    maxBars, // every drawing has as many bars: a change moves each to its new place
 		X:      chart.Axis{Title: xTitle, Min: 0, Max: xt[len(xt)-1], Ticks: xt},
-		Y:      chart.Axis{Title: "calls per " + Number(slot*1000) + " ms slot", Min: 0, Max: yt[len(yt)-1], Ticks: yt},
+		Y:      chart.Axis{Title: "calls per " + chart.Number(slot*1000) + " ms slot", Min: 0, Max: yt[len(yt)-1], Ticks: yt},
 	}
 	c.Bars(0, dx, peaks(m.PerSlot, k, n), policyClass(r.p.Policy))
 	if r.other != nil {

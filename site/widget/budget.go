@@ -48,7 +48,7 @@ func (r *budgetRun) Output(h *HTML, _ int) {
 	bars := []chart.Bar{
 		{Label: "Without a budget: every failure retried", Segments: []chart.Segment{
 			{Value: float64(wo.Requests), Class: "first"}, {Value: float64(wo.Retries), Class: "retry"}}},
-		{Label: "With a budget of " + Number(r.p.Ratio*100) + "% (bucket of " + Number(r.p.Bank) + ")", Segments: []chart.Segment{
+		{Label: "With a budget of " + chart.Number(r.p.Ratio*100) + "% (bucket of " + chart.Number(r.p.Bank) + ")", Segments: []chart.Segment{
 			{Value: float64(wi.Requests), Class: "first"}, {Value: float64(wi.Retries), Class: "retry"}}},
 	}
 	desc := r.sentence()

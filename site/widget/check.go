@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/retrylab/retrylab/engine/param"
+	"github.com/retrylab/retrylab/site/chart"
 )
 
 // A FieldError is why the values a reader set cannot be run, in the
@@ -192,7 +193,7 @@ func (s Schema) reason(r *param.Rule, num map[string]float64) string {
 
 // exact writes a bound in its shortest exact form, its thousands
 // separated: 0.001, 3,600.
-func exact(f float64) string { return group(param.Number(f)) }
+func exact(f float64) string { return chart.Group(param.Number(f)) }
 
 // orList is "a, b or c".
 func orList(items []string) string {

@@ -1,6 +1,10 @@
 package widget
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/retrylab/retrylab/site/chart"
+)
 
 // Settings says in words which values v holds, every parameter in the
 // order its widget declares them, each by its control's label: "Idempotency
@@ -32,7 +36,7 @@ func setting(p Param, v Values) string {
 	case Bool:
 		return v.Text(p.Name) // on, off
 	case Int, Float:
-		return group(v.Text(p.Name)) // 2,500; 0.001
+		return chart.Group(v.Text(p.Name)) // 2,500; 0.001
 	case Enum:
 		return word(p, v.String(p.Name))
 	}

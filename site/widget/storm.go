@@ -85,7 +85,7 @@ func (r *stormRun) Output(h *HTML, _ int) {
 	h.Open("ul", "class", "w-legend")
 	h.Open("li").Elem("span", "", "class", "w-swatch s1 line", "aria-hidden", "true").Text("goodput: answered while the client still waits").Close("li")
 	h.Open("li").Elem("span", "", "class", "w-swatch s2 line", "aria-hidden", "true").Text("offered: new requests and retries").Close("li")
-	h.Open("li").Elem("span", "", "class", "w-swatch trigger", "aria-hidden", "true").Text("the slowdown: " + Number(p.SlowFactor*100) + "% of capacity").Close("li")
+	h.Open("li").Elem("span", "", "class", "w-swatch trigger", "aria-hidden", "true").Text("the slowdown: " + chart.Number(p.SlowFactor*100) + "% of capacity").Close("li")
 	h.Close("ul")
 
 	queue := floats(s.Queue)
@@ -96,7 +96,7 @@ func (r *stormRun) Output(h *HTML, _ int) {
 	qt := chart.Ticks(0, qtop, 3)
 	q := chart.Chart{
 		Title:  "Requests waiting in the queue at the end of each second",
-		Desc:   peakWords("The queue", queue, "request", "") + "; at the end it holds " + Number(queue[len(queue)-1]) + ".",
+		Desc:   peakWords("The queue", queue, "request", "") + "; at the end it holds " + chart.Number(queue[len(queue)-1]) + ".",
 		Class:  "st-chart",
 		Height: chart.MinHeight,
 		X:      x,
