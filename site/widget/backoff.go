@@ -56,7 +56,7 @@ func estimateCalls(p backoff.Params) float64 {
 }
 
 func runBackoff(v Values) (Run, error) {
-	p := backoff.Binding.Read(v.Model())
+	p := backoff.Binding.Read(v.Values)
 	r := &backoffRun{p: p}
 	compare := p.Compare
 	// A policy compared with itself would draw the same run twice.

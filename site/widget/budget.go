@@ -19,7 +19,7 @@ var Budget = Widget{
 func init() { register(&Budget) }
 
 func runBudget(v Values) (Run, error) {
-	p := budget.Binding.Read(v.Model())
+	p := budget.Binding.Read(v.Values)
 	var r budgetRun
 	var err error
 	p.Budget = false

@@ -20,7 +20,7 @@ var CAS = Widget{
 func init() { register(&CAS) }
 
 func runCAS(v Values) (Run, error) {
-	p := cas.Binding.Read(v.Model())
+	p := cas.Binding.Read(v.Values)
 	res, err := cas.Run(p)
 	if err != nil {
 		return nil, err

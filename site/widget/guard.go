@@ -23,7 +23,7 @@ var Guard = Widget{
 func init() { register(&Guard) }
 
 func runGuard(v Values) (Run, error) {
-	p := guard.Binding.Read(v.Model())
+	p := guard.Binding.Read(v.Values)
 	res, err := guard.Run(p)
 	if err != nil {
 		return nil, err

@@ -22,7 +22,7 @@ var Lease = Widget{
 func init() { register(&Lease) }
 
 func runLease(v Values) (Run, error) {
-	p := lease.Binding.Read(v.Model())
+	p := lease.Binding.Read(v.Values)
 	res, err := lease.Run(p)
 	if err != nil {
 		return nil, err

@@ -24,7 +24,7 @@ var Lock = Widget{
 func init() { register(&Lock) }
 
 func runLock(v Values) (Run, error) {
-	p := lock.Binding.Read(v.Model())
+	p := lock.Binding.Read(v.Values)
 	res, err := lock.Run(p)
 	if err != nil {
 		return nil, err

@@ -22,7 +22,7 @@ var Ordering = Widget{
 func init() { register(&Ordering) }
 
 func runOrdering(v Values) (Run, error) {
-	p := ordering.Binding.Read(v.Model())
+	p := ordering.Binding.Read(v.Values)
 	res, err := ordering.Run(p)
 	if err != nil {
 		return nil, err

@@ -20,7 +20,7 @@ var Outbox = Widget{
 func init() { register(&Outbox) }
 
 func runOutbox(v Values) (Run, error) {
-	p := outbox.Binding.Read(v.Model())
+	p := outbox.Binding.Read(v.Values)
 	res, err := outbox.Run(p)
 	if err != nil {
 		return nil, err

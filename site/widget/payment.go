@@ -21,7 +21,7 @@ var Payment = Widget{
 func init() { register(&Payment) }
 
 func runPayment(v Values) (Run, error) {
-	p := payment.Binding.Read(v.Model())
+	p := payment.Binding.Read(v.Values)
 	res, err := payment.Run(p)
 	if err != nil {
 		return nil, err

@@ -18,7 +18,7 @@ var Saga = Widget{
 func init() { register(&Saga) }
 
 func runSaga(v Values) (Run, error) {
-	p := saga.Binding.Read(v.Model())
+	p := saga.Binding.Read(v.Values)
 	res, err := saga.Run(p)
 	if err != nil {
 		return nil, err

@@ -19,7 +19,7 @@ var SentMarker = Widget{
 func init() { register(&SentMarker) }
 
 func runSentMarker(v Values) (Run, error) {
-	p := sentmarker.Binding.Read(v.Model())
+	p := sentmarker.Binding.Read(v.Values)
 	res, err := sentmarker.Run(p)
 	if err != nil {
 		return nil, err

@@ -12,8 +12,8 @@ import (
 // Attempts: 3; Amount (cents): 2,500". Without JavaScript the controls
 // are hidden, and this caption says what produced the run shown.
 func Settings(v Values) string {
-	parts := make([]string, 0, len(v.schema))
-	for _, p := range v.schema {
+	parts := make([]string, 0, len(v.Values.Schema()))
+	for _, p := range v.Values.Schema() {
 		parts = append(parts, p.Label+": "+setting(p, v))
 	}
 	return strings.Join(parts, "; ")

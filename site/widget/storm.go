@@ -19,7 +19,7 @@ var Storm = Widget{
 func init() { register(&Storm) }
 
 func runStorm(v Values) (Run, error) {
-	p := storm.Binding.Read(v.Model())
+	p := storm.Binding.Read(v.Values)
 	res, err := storm.Run(p)
 	if err != nil {
 		return nil, err
