@@ -1,4 +1,4 @@
-"""The concurrent-duplicates guard of SIMULATORS.md section 2, step by step.
+"""The concurrent-duplicates guard of engine/guard, step by step.
 
 N identical requests with one idempotency key arrive at once and run in
 lockstep: one step each per round, round after round, until all have

@@ -1,4 +1,4 @@
-"""Webhook events out of order and twice, SIMULATORS.md section 6.
+"""Webhook events out of order and twice, engine/ordering.
 
 A subscription moves from starter (evt_1, at t = 0) to pro (evt_2, at
 t = 60 s), but the events arrive evt_2, evt_1, evt_2, a second apart.

@@ -85,7 +85,7 @@ func TestSummaryFigures(t *testing.T) {
 }
 
 // The cases the bench times are run with the parameters of the published
-// figures (SIMULATORS.md): the engine gives those figures for them.
+// figures (engine/figures): the engine gives those figures for them.
 func TestModelCasesAreTheFigures(t *testing.T) {
 	want := map[string]map[string]any{
 		"backoff/none":                  {"calls": 10500, "last_served_s": 132.7, "waves": 20},

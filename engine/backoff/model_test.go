@@ -68,7 +68,7 @@ func TestNoneHundredThousand(t *testing.T) {
 }
 
 // Full jitter, over seeds 1 to 40: between 4,950 and 5,100 calls, the last
-// client served between 4 and 12 s (SIMULATORS.md section 3).
+// client served between 4 and 12 s (the package documentation).
 func TestFullJitterFigures(t *testing.T) {
 	p := Binding.Defaults()
 	p.Policy = Full
@@ -115,7 +115,7 @@ func TestSameSeedSameRun(t *testing.T) {
 }
 
 // The bucketed queue must give exactly the run of the plain priority queue
-// SIMULATORS.md describes, draw for draw, including when failed calls come
+// the package documentation describes, draw for draw, including when failed calls come
 // back within their own slot (base far below the slot) and when a slot is
 // longer than the cap.
 func TestMatchesPlainPriorityQueue(t *testing.T) {
@@ -144,7 +144,7 @@ func TestMatchesPlainPriorityQueue(t *testing.T) {
 	}
 }
 
-// plainRun is the model as SIMULATORS.md states it, with nothing clever: a
+// plainRun is the model as the package documentation states it, with nothing clever: a
 // priority queue of (time, client, attempt), one call at a time.
 func plainRun(p Params, seed uint64) Summary {
 	r := sim.NewRand(seed)

@@ -21,7 +21,7 @@ func script(t *testing.T, outs ...Outcome) func(int) Outcome {
 }
 
 // Two 503s then a success: 3 calls and 2 waits, the n-th wait within
-// [0, base * 2^n] (SIMULATORS.md section 3), for every seed.
+// [0, base * 2^n] (the package documentation), for every seed.
 func TestRetryTwo503sThenSuccess(t *testing.T) {
 	p := DefaultRetryPolicy()
 	for seed := uint64(1); seed <= 40; seed++ {

@@ -1,7 +1,7 @@
-// Package budget models a retry budget (SIMULATORS.md, section 4): a token
-// bucket in which every request earns a share of a token and every retry
-// spends a whole one, so that retries stay a bounded share of the traffic
-// while the upstream is down.
+// This file is the budgeted run: the requests, their retries and the
+// bucket (bucket.go) that lets them through or refuses them. The rules
+// and the published figures are the package's documentation (doc.go).
+
 package budget
 
 import (

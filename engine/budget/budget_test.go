@@ -11,7 +11,7 @@ import (
 )
 
 // 1,000 requests with 3 retries each: 4,000 calls without a budget, exactly
-// 1,109 with one (SIMULATORS.md section 4; the arithmetic is on Run).
+// 1,109 with one (the package documentation has the arithmetic).
 func TestFigures(t *testing.T) {
 	p := Binding.Defaults()
 	p.Budget = false

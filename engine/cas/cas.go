@@ -1,7 +1,7 @@
-// Package cas models a compare-and-set guard on a state change
-// (SIMULATORS.md, section 6): ship(order, version 7) is called twice; with
-// the version in the UPDATE's WHERE clause the first call ships and bumps
-// the version to 8, and the second changes nothing.
+// This file is the model: the order, the calls to ship it and the
+// UPDATE each runs, with or without the version in its WHERE clause; the
+// published figures are the package's documentation (doc.go).
+
 package cas
 
 import (

@@ -6,7 +6,7 @@ import (
 )
 
 // ship(order, version 7) twice: the first ships and bumps the version to 8,
-// the second changes nothing (SIMULATORS.md section 6). Without the
+// the second changes nothing (the package documentation). Without the
 // compare, each call ships and bumps again.
 func TestFigures(t *testing.T) {
 	res, err := Run(Binding.Defaults())

@@ -1,14 +1,14 @@
-// Package guard models N identical requests with one idempotency key
-// arriving at the same instant, and three ways a handler can try to charge
-// only once (SIMULATORS.md, section 2).
-//
-// Each handler is a sequence of steps. A step is one statement against a
-// small in-memory database, which runs each statement atomically and
-// enforces unique indexes, or one hop of a charge at the card network, which
-// takes CardSteps steps, or the answer to the client. A seeded scheduler
-// interleaves the handlers: with Spread 0 all arrive together and run in
-// lockstep, round-robin, one step each per round; otherwise each arrives at
-// a random round within Spread and the order within a round is shuffled.
+// This file is the model itself: the strategies, the handlers and their
+// steps, the in-memory database that runs each statement atomically and
+// enforces unique indexes, the card network's hops, and the scheduler
+// that interleaves the handlers, in lockstep or at random from the seed.
+// Run and RunInto start a run, and Run's comment counts the steps behind
+// the lockstep figures. The rules and the published figures are the
+// package's documentation (doc.go); the trace's kinds are in events.go,
+// the parameters in params.go, and the summary each run comes to is
+// Summary, below, with the answer of every request of the burst and of
+// the two requests that follow it.
+
 package guard
 
 import (

@@ -19,7 +19,7 @@ func run(t *testing.T, p Params, seed uint64) Result {
 	return res
 }
 
-// Twenty at once, in lockstep (SIMULATORS.md section 2; the step counts are
+// Twenty at once, in lockstep (the package documentation; the step counts are
 // on Run).
 func TestLockstepFigures(t *testing.T) {
 	for _, c := range []struct {

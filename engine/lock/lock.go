@@ -1,12 +1,3 @@
-// Package lock models the widely copied Redis recipe for idempotency keys
-// (SIMULATORS.md, section 7): one payment intent, one key, senders that
-// retry, and a key store with the Redis commands' semantics, run against the
-// recipe's failure modes (a crash under the lock, work slower than the
-// lock, eviction, the store being down).
-//
-// The store is Redis as the recipe uses it: every command is atomic, and a
-// key set with EX L at time t exists for times < t + L. Time is in seconds
-// on the virtual clock; nothing here sleeps or reads a clock.
 package lock
 
 import (
@@ -123,8 +114,8 @@ func (c *charge) Handle() {
 // Run plays the senders until no event is left. With the defaults: the
 // first sender takes the lock and is charged; the second finds the lock
 // taken and no result, gets 409, and 60 s later gets the saved result: 1
-// charge, 3 sends, 1 conflict, 1 replay, done at 60 s. SIMULATORS.md
-// section 7 lists the figures of every fault; the tests assert them.
+// charge, 3 sends, 1 conflict, 1 replay, done at 60 s. The package
+// documentation lists the figures of every fault; the tests assert them.
 func Run(p Params) (Result, error) {
 	var res Result
 	err := RunInto(p, &res)

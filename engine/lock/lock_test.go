@@ -9,7 +9,7 @@ import (
 // done is a done_at_s figure; gaveUp marks a run where some sender gave up.
 func done(s float64) *float64 { return &s }
 
-// Every figure of SIMULATORS.md section 7's table, at the defaults unless
+// Every figure of the table of published figures (the package documentation), at the defaults unless
 // the case says otherwise.
 func TestFigures(t *testing.T) {
 	for _, c := range []struct {

@@ -91,8 +91,9 @@ const (
 	MaxSeconds  = 604800
 )
 
-// Bind declares the parameters, SIMULATORS.md section 7's names and
-// defaults: two senders, the SET NX lock, no fault.
+// Bind declares the parameters, with the defaults of the published
+// figures (the package documentation): two senders, the SET NX lock, no
+// fault.
 //
 // A lock of 300 s against work of 2 s looks generous; the figures show
 // what it does not cover. A result kept 86,400 s (24 h) is the window

@@ -1,8 +1,8 @@
-// Package ordering models webhook events that arrive out of order and twice
-// (SIMULATORS.md, section 6): a subscription moves from starter (evt_1, at
-// t = 0) to pro (evt_2, at t = 60), but the events arrive evt_2, evt_1,
-// evt_2. Deduplicating by event id stops the repeat, not the reordering, and
-// ends on starter; a watermark on the events' own time ends on pro.
+// This file is the model: the events, the arrivals and the consumer,
+// which applies or skips each delivery by its strategy, keeping the plan
+// and the watermark. The rules and the published figures are the
+// package's documentation (doc.go).
+
 package ordering
 
 import (

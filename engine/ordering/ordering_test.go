@@ -7,7 +7,7 @@ import (
 )
 
 // evt_2 (pro, t=60), evt_1 (starter, t=0), evt_2 again: dedupe ends on
-// starter, a watermark on event time ends on pro (SIMULATORS.md section 6).
+// starter, a watermark on event time ends on pro (the package documentation).
 func TestFigures(t *testing.T) {
 	for _, c := range []struct {
 		s       Strategy

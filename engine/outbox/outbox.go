@@ -1,9 +1,3 @@
-// Package outbox models the transactional outbox and the consumer's inbox
-// (SIMULATORS.md, section 6): an order and its event commit in one
-// transaction; a relay publishes outbox rows to a broker and then marks them
-// sent, and, if it crashes in between, publishes the row again after it
-// restarts; a consumer sends one email per event, and with an inbox keyed
-// by event id sends it once however often the event comes.
 package outbox
 
 import (

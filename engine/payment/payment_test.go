@@ -30,7 +30,7 @@ func ids(cs []Charge) string {
 	return strings.Join(s, ",")
 }
 
-// Rows 1 to 4 of the table in SIMULATORS.md, section 1 (amount 2500).
+// The four published cases of the package documentation (amount 2500).
 func TestTableRowsThroughRun(t *testing.T) {
 	for _, tc := range []struct {
 		name     string

@@ -1,9 +1,3 @@
-// Package saga models a saga runner (SIMULATORS.md, section 6): charge the
-// card, book a flight, book a hotel; when a step fails, undo the done steps
-// in reverse. The runner keeps a durable log, crashes at a chosen point and
-// resumes from the log; each call carries the key saga:STEP (and
-// saga:STEP:undo for its compensation), so that a call repeated after the
-// crash is a replay at the service, not a second booking.
 package saga
 
 import (

@@ -11,8 +11,8 @@ import (
 
 // The runner crashes after the flight, resumes from its log and, when the
 // hotel fails, compensates in reverse with keys saga:step and
-// saga:step:undo: the card sees one charge and one undo (SIMULATORS.md
-// section 6).
+// saga:step:undo: the card sees one charge and one undo (the package
+// documentation).
 func TestFigure(t *testing.T) {
 	res, err := Run(Binding.Defaults())
 	if err != nil {

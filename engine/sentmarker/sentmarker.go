@@ -1,8 +1,8 @@
-// Package sentmarker models a job that sends through a provider with no
-// idempotency keys (SIMULATORS.md, section 6). The job checks a "sent"
-// marker, sends, writes the marker, and acknowledges the queue; when it
-// crashes before the acknowledgement the queue delivers it again, and the
-// marker is what stops a second message.
+// This file is the model: the queue that delivers the job until a run
+// acknowledges it, and the job's run, which checks the marker, sends,
+// writes the marker and acknowledges, crashing where it is told. The
+// published figures are the package's documentation (doc.go).
+
 package sentmarker
 
 import (

@@ -5,7 +5,7 @@ import (
 )
 
 // The job crashes after sending; the redelivered job sees the marker and
-// skips: 1 message sent (SIMULATORS.md section 6).
+// skips: 1 message sent (the package documentation).
 func TestFigures(t *testing.T) {
 	for _, c := range []struct {
 		p                   Params

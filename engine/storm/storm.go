@@ -1,8 +1,3 @@
-// Package storm models a metastable failure (SIMULATORS.md, section 5): a
-// short slowdown fills the server's queue with requests whose clients have
-// timed out and retried, and the retries keep it full long after the
-// slowdown ends, unless a retry budget and dropping expired work let it
-// drain.
 package storm
 
 import (
@@ -85,7 +80,8 @@ type group struct {
 //     with SkipExpired, is dropped for free; a younger one is answered, and
 //     counts as goodput.
 //
-// This reading of SIMULATORS.md gives its figures exactly: a request that
+// This reading of the rules (the package documentation) gives the
+// published figures exactly: a request that
 // arrived at second t is answered in time up to second t + Timeout - 1, and
 // at second t + Timeout its client has already retried in step 1. The
 // tokens new requests earn in step 2 pay for the next second's retries. On

@@ -9,7 +9,7 @@ import (
 	"github.com/retrylab/retrylab/engine/param"
 )
 
-// The three rows of SIMULATORS.md section 5: goodput healthy / during the
+// The three published rows (the package documentation): goodput healthy / during the
 // trigger / recovery after it ended.
 func TestFigures(t *testing.T) {
 	never := -1

@@ -52,7 +52,7 @@ func elements(body, name string) []map[string]string {
 }
 
 func TestWidgetBlock(t *testing.T) {
-	// Figures from SIMULATORS.md, payment (amount 2500).
+	// The published figures of engine/payment (amount 2500).
 	tests := []struct {
 		name    string
 		body    string

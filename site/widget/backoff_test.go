@@ -11,7 +11,7 @@ import (
 	fig "github.com/retrylab/retrylab/engine/figures"
 )
 
-// The defaults are the figures of SIMULATORS.md section 3: no jitter takes
+// The defaults are the figures of engine/backoff: no jitter takes
 // exactly 10,500 calls and serves the last client at 132.7 s; full jitter,
 // the comparison, between 4,950 and 5,100 calls and 4 to 12 s.
 func TestBackoffDefaults(t *testing.T) {

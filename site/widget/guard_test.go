@@ -8,7 +8,7 @@ import (
 	"github.com/retrylab/retrylab/engine/guard"
 )
 
-// Twenty at once in lockstep, the figures of SIMULATORS.md section 2:
+// Twenty at once in lockstep, the figures of engine/guard:
 // check-then-insert lets every request through (20 rows, 20 charges);
 // constraint-after-charge keeps one row but charged twenty times; claim-
 // before-work charges once and answers {201: 1, 409: 19}.
