@@ -1,9 +1,11 @@
 // Package models is the one list of the handbook's simulators. Each model
 // is registered once, in All, as one value: its name, a line about it,
 // its parameters (its Params' Binding), its run, the headline figures a
-// run comes to and its trace. Everything that handles every model alike
-// iterates the list: the CLI's commands and flags, the widget registry,
-// the figures' and the parameters' tests, the bench.
+// run comes to, what the CLI prints of it and its trace. Everything that
+// handles every model alike iterates the list: the CLI's commands and
+// flags, the figures' and the parameters' tests, the bench, and the test
+// that every model has its widget (site/widget, where each view registers
+// itself) and its chapter.
 //
 // The package is pure, as the engine is: no I/O, and nothing the page's
 // WebAssembly module could not carry (no fmt, no reflect).

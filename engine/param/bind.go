@@ -210,8 +210,13 @@ func (d *Binding[P]) Raw(p P) map[string]string { return d.raw(unsafe.Pointer(&p
 // here refuses, and Check then accepts.)
 func (d *Binding[P]) Check(p P) error { return d.check(unsafe.Pointer(&p)) }
 
-// The fields of the Params at p, by the type each is held as. A field of a
-// string type is held as a string; a slice of one, as a slice of strings.
+// at is the field f of the Params at p, as the type it is held as. Its
+// offset is one Bind gave, from a pointer into a Params that bind checked
+// lies within it, so it is within any Params of the type; a field of a
+// string type has a string's layout, and a slice of one a slice of
+// strings' (unsafe.Pointer's rule 1). This is what lets one copy of
+// read, raw and check serve every model, where a generic one would be
+// copied into the page's module for each Params type.
 func at[T any](p unsafe.Pointer, f field) *T { return (*T)(unsafe.Add(p, f.off)) }
 
 func (d *declared) read(v Values, p unsafe.Pointer) {

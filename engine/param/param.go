@@ -7,7 +7,10 @@
 // --help, and the authors' reference.
 //
 // The package is part of the WebAssembly module, so it keeps to small
-// standard packages: no fmt, no reflect.
+// standard packages: no fmt, no reflect. A model binds its parameters to
+// its Params' fields once (Binder, Binding), and the package reads, writes
+// and checks them by their places in the Params (unsafe's offsets, checked
+// as they are taken).
 package param
 
 import (
