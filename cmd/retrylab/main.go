@@ -19,6 +19,8 @@ import (
 	"os"
 	"sort"
 	"strings"
+
+	"github.com/retrylab/retrylab/engine/models"
 )
 
 func main() {
@@ -96,6 +98,6 @@ func usage(w io.Writer) {
 
 func simUsage(w io.Writer) {
 	fmt.Fprintln(w, "retrylab sim NAME [--PARAM VALUE]... [--seed N] [--json]")
-	fmt.Fprintf(w, "models: %s\n", strings.Join(modelNames(), ", "))
+	fmt.Fprintf(w, "models: %s\n", strings.Join(models.Names(), ", "))
 	fmt.Fprintln(w, "retrylab sim NAME --help lists a model's parameters.")
 }
