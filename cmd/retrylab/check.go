@@ -17,7 +17,7 @@ import (
 )
 
 func checkUsage(w io.Writer) {
-	fmt.Fprintln(w, "retrylab check URL [--token T] [--other-token T2] [--header 'K: V']... [--body JSON] [--other-body JSON] [--id-field NAME] [--concurrency N] [--ttl D] [--json]")
+	fmt.Fprintln(w, "retrylab check URL [--token T] [--other-token T2] [--header 'K: V']... [--body JSON] [--other-body JSON] [--id-field NAME] [--concurrency N] [--ttl D] [--quoted-keys] [--json]")
 	fmt.Fprintln(w, "tests an Idempotency-Key API from outside: POSTs to URL, some at the same instant, every check with new keys.")
 	fmt.Fprintln(w, "Exit status: 0 when no check failed, 1 when one did, 2 for bad flags or a URL that cannot be checked.")
 }
@@ -49,6 +49,7 @@ type checkFlags struct {
 	idField            string
 	concurrency        int
 	ttl                time.Duration
+	quotedKeys         bool
 	json               bool
 	setToken, setOther bool
 }
@@ -68,6 +69,7 @@ func parseCheck(args []string, stderr io.Writer) (*checkFlags, int) {
 	fs.IntVar(&c.concurrency, "concurrency", check.DefaultConcurrency, "how many requests the concurrent check sends at the same instant ("+
 		strconv.Itoa(check.MinConcurrency)+" to "+strconv.Itoa(check.MaxConcurrency)+")")
 	fs.DurationVar(&c.ttl, "ttl", 0, "how long the API says it remembers a key; set, the expiry check waits a little longer than that (at most "+check.MaxTTL.String()+")")
+	fs.BoolVar(&c.quotedKeys, "quoted-keys", false, `send every key as the draft writes it, in double quotes ("..."), rather than bare`)
 	fs.BoolVar(&c.json, "json", false, "print the findings as one JSON object")
 	var positional []string
 	for {
@@ -114,7 +116,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	cfg := check.Config{URL: f.url, Token: f.token, OtherToken: f.otherToken, Header: f.headers.h,
-		Body: []byte(f.body), OtherBody: []byte(f.otherBody), IDField: f.idField, Concurrency: f.concurrency, TTL: f.ttl}
+		Body: []byte(f.body), OtherBody: []byte(f.otherBody), IDField: f.idField, Concurrency: f.concurrency, TTL: f.ttl, QuotedKeys: f.quotedKeys}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	rep, err := check.Run(ctx, cfg)

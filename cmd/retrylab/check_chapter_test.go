@@ -21,8 +21,8 @@ const chapter = "../../content/test-your-own-api.md"
 
 // A fence is one fenced code block of a markdown file.
 type fence struct {
-	lang  string
-	line  int // the line of its first line of content
+	lang  string // the info string's first word: "text" of "text {.wrap}"
+	line  int    // the line of its first line of content
 	lines []string
 }
 
@@ -32,7 +32,8 @@ func fences(src string) []fence {
 	for i, l := range strings.Split(src, "\n") {
 		switch {
 		case cur == nil && strings.HasPrefix(l, "```"):
-			cur = &fence{lang: strings.TrimPrefix(l, "```"), line: i + 2}
+			lang, _, _ := strings.Cut(strings.TrimPrefix(l, "```"), " ")
+			cur = &fence{lang: lang, line: i + 2}
 		case cur != nil && l == "```":
 			out = append(out, *cur)
 			cur = nil

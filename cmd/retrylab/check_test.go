@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -142,5 +143,29 @@ func TestCheckUsageErrors(t *testing.T) {
 		if code != exitUsage || !strings.Contains(errOut, c.want) || out != "" {
 			t.Errorf("%q: exit %d, stderr %q, stdout %q; want exit %d and %q", c.args, code, errOut, out, exitUsage, c.want)
 		}
+	}
+}
+
+// --quoted-keys sends the keys as the draft writes them: a server that
+// takes only "..." is checked with it, and cannot be without it.
+func TestCheckQuotedKeysFlag(t *testing.T) {
+	h := flawed.New(flawed.None, 50*time.Millisecond)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if k := r.Header.Get("Idempotency-Key"); k != "" {
+			inner, ok := strings.CutPrefix(k, `"`)
+			if inner, ok = strings.CutSuffix(inner, `"`); !ok {
+				http.Error(w, "a quoted key, please", http.StatusBadRequest)
+				return
+			}
+			r.Header.Set("Idempotency-Key", inner)
+		}
+		h.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	if code, _, errOut := runCheckCmd(t, srv.URL+"/v1/payments", "--concurrency", "5"); code != exitUsage || !strings.Contains(errOut, "--quoted-keys") {
+		t.Errorf("bare keys: exit %d, %s; want exit %d naming --quoted-keys", code, errOut, exitUsage)
+	}
+	if code, out, errOut := runCheckCmd(t, srv.URL+"/v1/payments", "--concurrency", "5", "--quoted-keys"); code != exitOK {
+		t.Errorf("--quoted-keys: exit %d: %s\n%s", code, errOut, out)
 	}
 }

@@ -526,3 +526,60 @@ func TestBrowserAxePhone(t *testing.T) {
 		})
 	}
 }
+
+// A code block marked {.wrap} wraps its long lines at the block's width,
+// each continuation under a hanging indent, where another block scrolls
+// sideways: on a phone and a desktop, the chapter on retrylab check shows
+// every line of the command's output without a scroll, and its text is
+// still the command's lines, one finding to a line, for Copy.
+func TestBrowserWrappedOutput(t *testing.T) {
+	ts := serveSite(t, builtSite(t))
+	type layout struct {
+		Blocks, Scrolling, Hanging, Unwrapped int
+		Longest                               int
+		Commands                              int
+	}
+	// For each wrapped block: does it scroll; and does its first line
+	// longer than the block is wide go on, on its second visual line,
+	// further right than it began. Then: the longest line of text in a
+	// wrapped block, and the command blocks still wider than their box.
+	const measure = `(() => { const pres = [...document.querySelectorAll("pre.wrap")];
+		let scrolling = 0, hanging = 0, unwrapped = 0, longest = 0;
+		for (const p of pres) {
+			if (p.scrollWidth > p.clientWidth + 1) scrolling++;
+			for (const l of p.textContent.split("\n")) longest = Math.max(longest, l.length);
+			const long = [...p.querySelectorAll(".line")].find(l => l.getClientRects()[0].height > 2 * parseFloat(getComputedStyle(p).lineHeight));
+			if (!long) { unwrapped++; continue; }
+			const r = document.createRange(); r.selectNodeContents(long);
+			const rects = [...r.getClientRects()].filter(x => x.width > 0);
+			const lefts = [...new Set(rects.map(x => Math.round(x.top)))].map(top => Math.min(...rects.filter(x => Math.round(x.top) === top).map(x => x.left)));
+			if (lefts.length > 1 && lefts[1] > lefts[0] + 20) hanging++;
+		}
+		const commands = [...document.querySelectorAll('.code[data-label="command"] pre')].filter(p => p.scrollWidth > p.clientWidth + 1).length;
+		return {Blocks: pres.length, Scrolling: scrolling, Hanging: hanging, Unwrapped: unwrapped, Longest: longest, Commands: commands}; })()`
+	for _, size := range []struct {
+		w, h   int64
+		mobile bool
+	}{{390, 844, true}, {1280, 900, false}} {
+		ctx, con := sitePage(t, ts.URL, "/test-your-own-api/", size.w, size.h, size.mobile, "")
+		got := evalT[layout](t, ctx, measure)
+		where := fmt.Sprintf("at %d px", size.w)
+		switch {
+		case got.Blocks != 7:
+			t.Errorf("%s: %d wrapped blocks, want the chapter's 7 outputs", where, got.Blocks)
+		case got.Scrolling > 0:
+			t.Errorf("%s: %d of the wrapped blocks scroll sideways", where, got.Scrolling)
+		case got.Unwrapped > 0 || got.Hanging != got.Blocks:
+			t.Errorf("%s: %d blocks with no line wrapped, %d of %d with a hanging indent", where, got.Unwrapped, got.Hanging, got.Blocks)
+		}
+		// The text is the command's: a finding of 200 characters and
+		// more stays one line of it.
+		if got.Longest < 200 {
+			t.Errorf("%s: the longest line of a wrapped block's text has %d characters: the wrap changed the text", where, got.Longest)
+		}
+		if size.mobile && got.Commands == 0 {
+			t.Errorf("%s: no command block scrolls: the wrap reached blocks not marked for it", where)
+		}
+		clean(t, ctx, con)
+	}
+}

@@ -1,9 +1,10 @@
 // Package check tests an HTTP API that takes the Idempotency-Key header
 // from the outside, the way its clients see it: it sends real requests to
 // one endpoint, some of them at the same instant, and judges only the
-// answers. Each check says what it sent, what it saw, and the section of
-// the IETF draft (draft-ietf-httpapi-idempotency-key-header-07) or the
-// behaviour of Stripe's API that it stands on.
+// answers. Each check says what it sent, what it saw, and what it stands
+// on: a section of the IETF draft (draft-ietf-httpapi-idempotency-key-header-07,
+// whose numbering later versions may change), of an RFC, or the
+// behaviour of Stripe's API.
 //
 // Every check uses keys of its own, new random UUIDs, so that a run never
 // meets an earlier run's keys, nor another check's. The checker connects
@@ -40,8 +41,8 @@ type Finding struct {
 	Result Result `json:"result"`
 	// Detail is one sentence: what the check sent and what it saw.
 	Detail string `json:"detail"`
-	// Reference is what the check stands on: a section of the draft, or
-	// Stripe's documented behaviour.
+	// Reference is what the check stands on: a section of the draft or
+	// of an RFC, or Stripe's documented behaviour.
 	Reference string `json:"reference"`
 }
 
@@ -146,6 +147,11 @@ type Config struct {
 	// TTL, when not zero, is how long the API says it remembers a key,
 	// from MinTTL to MaxTTL; the expiry check runs only then.
 	TTL time.Duration
+	// QuotedKeys sends every key as the draft's syntax writes it, a
+	// structured-field String in double quotes ("..."), for a server that
+	// takes only that form. Keys are sent bare otherwise, as Stripe's
+	// clients send them.
+	QuotedKeys bool
 }
 
 // A SetupError means the run could not check anything: the URL did not

@@ -2,6 +2,8 @@ package check_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -101,6 +103,74 @@ func TestEachFlawFailsItsCheck(t *testing.T) {
 				t.Error("Failed() is false")
 			}
 		})
+	}
+}
+
+// Stripe's 255 characters are Stripe's limit, not the draft's: a server
+// whose published limit is longer takes the 256-character key, and that
+// is a warning; the keys outside the draft's syntax are still refused.
+func TestLongKeyIsAWarning(t *testing.T) {
+	t.Parallel()
+	h := flawed.New(flawed.None, work)
+	longer := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// A limit of 1,000 characters, kept as their digest: 64 hex
+		// digits, within the flawed server's 255.
+		if k := r.Header.Get("Idempotency-Key"); len(k) > 255 && len(k) <= 1000 {
+			sum := sha256.Sum256([]byte(k))
+			r.Header.Set("Idempotency-Key", hex.EncodeToString(sum[:]))
+		}
+		h.ServeHTTP(w, r)
+	})
+	rep, _ := run(t, longer, check.Config{})
+	for _, f := range rep.Checks {
+		switch {
+		case f.Name == "key-syntax" && (f.Result != check.Warn || !strings.Contains(f.Detail, "refused a tab 400, an é 400, but 256 characters got 201")):
+			t.Errorf("key-syntax: %s: %s, want a warning that names the long key", f.Result, f.Detail)
+		case f.Name != "key-syntax" && f.Result != check.Pass:
+			t.Errorf("%s: %s: %s", f.Name, f.Result, f.Detail)
+		}
+	}
+	if rep.Failed() {
+		t.Error("Failed() for a warning")
+	}
+}
+
+// The draft's syntax makes a key a structured-field String, in double
+// quotes. A server that takes only that form refuses the bare keys sent
+// by default, and the first request says where to look; with QuotedKeys
+// every check passes.
+func TestQuotedKeys(t *testing.T) {
+	t.Parallel()
+	h := flawed.New(flawed.None, work)
+	var bare atomic.Int64
+	strict := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		k := r.Header.Get("Idempotency-Key")
+		inner, ok := strings.CutPrefix(k, `"`)
+		if inner, ok = strings.CutSuffix(inner, `"`); !ok || k == "" {
+			bare.Add(1)
+			http.Error(w, `{"title":"the key must be a quoted string"}`, http.StatusBadRequest)
+			return
+		}
+		r.Header.Set("Idempotency-Key", inner)
+		h.ServeHTTP(w, r)
+	})
+	srv := httptest.NewServer(strict)
+	defer srv.Close()
+	_, err := check.Run(context.Background(), check.Config{URL: srv.URL + "/v1/payments"})
+	var setup *check.SetupError
+	if !errors.As(err, &setup) || !strings.Contains(err.Error(), "answered 400") || !strings.Contains(err.Error(), "--quoted-keys") {
+		t.Fatalf("bare keys: err = %v, want a SetupError naming the 400 and --quoted-keys", err)
+	}
+	bare.Store(0)
+	rep, _ := run(t, strict, check.Config{QuotedKeys: true})
+	for _, f := range rep.Checks {
+		if f.Result != check.Pass {
+			t.Errorf("%s: %s: %s", f.Name, f.Result, f.Detail)
+		}
+	}
+	// missing-key sends no key at all, the one request without quotes.
+	if n := bare.Load(); n != 1 {
+		t.Errorf("%d requests came without a quoted key, want 1 (missing-key's)", n)
 	}
 }
 

@@ -26,7 +26,7 @@ var Checks = []Check{
 	{
 		Name:      "replay",
 		What:      "The same key and body twice, one after the other: the second answer repeats the first's status and resource, marked Idempotent-Replayed: true.",
-		Reference: "draft-07 §2.6; Stripe: a retry gets the saved status code and body",
+		Reference: "draft-07 §2.6: a retry gets the first request's result; Stripe: its saved status code and body",
 		run:       checkReplay,
 	},
 	{
@@ -38,7 +38,7 @@ var Checks = []Check{
 	{
 		Name:      "concurrent",
 		What:      "Many requests with one key and body, released at the same instant: one resource, every other answer a 409 (with Retry-After) or a replay of it, and a later retry gets it too.",
-		Reference: "draft-07 §2.6, §2.7: 409 while the first is still being processed; RFC 9110 §10.2.3: Retry-After",
+		Reference: "draft-07 §2.6, §2.7: 409 while the first is still being processed; RFC 9110 §10.2.3: Retry-After, how long to wait",
 		run:       checkConcurrent,
 	},
 	{
@@ -55,8 +55,8 @@ var Checks = []Check{
 	},
 	{
 		Name:      "key-syntax",
-		What:      "Keys longer than Stripe's 255 characters, or with a tab or a character outside ASCII, which the draft's syntax forbids: each refused with a 4xx, 400 as a rule, and nothing created.",
-		Reference: "draft-07 §2.1: a structured-field string, printable ASCII; §5: validate keys; Stripe: up to 255 characters",
+		What:      "Keys with a tab or a character outside ASCII, which the draft's syntax forbids, and one longer than Stripe's 255 characters: each refused with a 4xx, 400 as a rule, and nothing created. The long key carried out is a warning, since the draft sets no length.",
+		Reference: "draft-07 §2.1: a structured-field String, printable ASCII by RFC 9651 §3.3.3; §5: validate keys; Stripe: up to 255 characters",
 		run:       checkKeySyntax,
 	},
 	{
@@ -258,36 +258,50 @@ func checkScope(ctx context.Context, c *client) (Result, string) {
 }
 
 // badKeys are keys a server should refuse, each named as the check's
-// sentence says it: one too long for Stripe, and two outside the draft's
-// syntax, a structured-field string of printable ASCII.
-func badKeys() []struct{ name, key string } {
+// sentence says it: two outside the draft's syntax, a structured-field
+// String of printable ASCII (syntax), and one too long for Stripe, whose
+// limit is Stripe's own: the draft sets none.
+func badKeys() []struct {
+	name, key string
+	syntax    bool
+} {
 	k := newKey()
-	return []struct{ name, key string }{
+	return []struct {
+		name, key string
+		syntax    bool
+	}{
 		// 36 characters of UUID, a hyphen, and 219 zeros: 256, one more
 		// than Stripe takes.
-		{"256 characters", k + "-" + strings.Repeat("0", 219)},
-		{"a tab", k[:8] + "\t" + k[9:]},
-		{"an é", k[:8] + "é" + k[9:]},
+		{"256 characters", k + "-" + strings.Repeat("0", 219), false},
+		{"a tab", k[:8] + "\t" + k[9:], true},
+		{"an é", k[:8] + "é" + k[9:], true},
 	}
 }
 
 func checkKeySyntax(ctx context.Context, c *client) (Result, string) {
 	keys := badKeys()
-	var names, refused, taken []string
+	var names, codes, refused, taken []string
+	syntaxTaken := false
 	for _, k := range keys {
 		names = append(names, k.name)
 		a := c.do(ctx, request{key: k.key, body: c.cfg.Body})
 		if a.Err == nil && a.Status >= 400 && a.Status < 500 && a.ID == "" {
-			refused = append(refused, fmt.Sprint(a.Status))
+			codes = append(codes, fmt.Sprint(a.Status))
+			refused = append(refused, fmt.Sprintf("%s %d", k.name, a.Status))
 		} else {
 			taken = append(taken, k.name+" got "+a.String())
+			syntaxTaken = syntaxTaken || k.syntax
 		}
 	}
-	sent := fmt.Sprintf("sent %d keys a server should refuse (%s)", len(keys), strings.Join(names, ", "))
-	if len(taken) > 0 {
-		return Fail, fmt.Sprintf("%s: %s: keys to refuse were carried out", sent, strings.Join(taken, "; "))
+	sent := fmt.Sprintf("sent %d keys to refuse (%s)", len(keys), strings.Join(names, ", "))
+	switch {
+	case syntaxTaken:
+		return Fail, fmt.Sprintf("%s: %s: keys outside the draft's syntax were carried out", sent, strings.Join(taken, "; "))
+	case len(taken) > 0:
+		return Warn, fmt.Sprintf("%s: refused %s, but %s: a key longer than Stripe's was carried out, which the API's published key syntax must then allow",
+			sent, strings.Join(refused, ", "), strings.Join(taken, "; "))
 	}
-	return Pass, fmt.Sprintf("%s: refused with %s, nothing created", sent, strings.Join(refused, ", "))
+	return Pass, fmt.Sprintf("%s: refused with %s, nothing created", sent, strings.Join(codes, ", "))
 }
 
 func checkMissingKey(ctx context.Context, c *client) (Result, string) {

@@ -232,7 +232,12 @@ func (c *client) newRequest(ctx context.Context, r request) (*http.Request, erro
 		}
 		req.Header[http.CanonicalHeaderKey(name)] = vs
 	}
-	if r.key != "" {
+	switch {
+	case r.key != "" && c.cfg.QuotedKeys:
+		// No key the checker makes holds a quote or a backslash, the
+		// two characters a String escapes.
+		req.Header.Set(keyHeader, `"`+r.key+`"`)
+	case r.key != "":
 		req.Header.Set(keyHeader, r.key)
 	}
 	return req, nil
@@ -290,7 +295,8 @@ func idOf(body []byte, field string) string {
 }
 
 // newKey returns a new random key: a version 4 UUID, the form the draft
-// recommends, which any server's key syntax accepts.
+// recommends, which any server's key syntax accepts, bare or quoted (see
+// Config.QuotedKeys).
 func newKey() string {
 	var b [16]byte
 	rand.Read(b[:])
@@ -314,7 +320,7 @@ func (c *client) preflight(ctx context.Context) error {
 		}
 		return &SetupError{fmt.Sprintf("POST %s answered %d%s; the checker follows no redirect: give it the URL the API answers on", c.url, a.Status, where)}
 	case !a.ok():
-		return &SetupError{fmt.Sprintf("POST %s answered %d, so no check can run: the checks need a request the server carries out (see --token, --header and --body): %s",
+		return &SetupError{fmt.Sprintf("POST %s answered %d, so no check can run: the checks need a request the server carries out (see --token, --header, --body and --quoted-keys): %s",
 			c.url, a.Status, excerpt(a.Body))}
 	case a.ID == "":
 		return &SetupError{fmt.Sprintf("POST %s answered %d, with no id at %q in its body (name the field with --id-field): %s",

@@ -5,12 +5,31 @@ import (
 	"strings"
 )
 
-// A highlighted code block as Convert writes it runs from preOpen to
-// the first preClose after it.
+// A highlighted code block as Convert writes it runs from preOpen, or
+// preOpenWrap for a block whose lines wrap (see wrapClass), to the first
+// preClose after it.
 const (
-	preOpen  = `<pre tabindex="0" class="chroma">`
-	preClose = `</pre>`
+	preOpen     = `<pre tabindex="0" class="chroma">`
+	preOpenWrap = `<pre tabindex="0" class="chroma ` + wrapClass + `">`
+	preClose    = `</pre>`
 )
+
+// nextPre returns where the next highlighted code block in body opens, or
+// -1. It scans once for what both openings start with.
+func nextPre(body string) int {
+	const common = `<pre tabindex="0" class="chroma`
+	for at := 0; ; {
+		i := strings.Index(body[at:], common)
+		if i < 0 {
+			return -1
+		}
+		rest := body[at+i:]
+		if strings.HasPrefix(rest, preOpen) || strings.HasPrefix(rest, preOpenWrap) {
+			return at + i
+		}
+		at += i + len(common)
+	}
+}
 
 // LabelCode wraps every code block of an article's body in a
 // <div class="code">, which site.js gives its Copy button, and labels the
@@ -25,7 +44,7 @@ func LabelCode(body string) string {
 	b.Grow(len(body) + len(body)/8)
 	prev := ""
 	for {
-		i := strings.Index(body, preOpen)
+		i := nextPre(body)
 		if i < 0 {
 			break
 		}

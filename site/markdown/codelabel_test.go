@@ -25,6 +25,12 @@ func TestLabelCode(t *testing.T) {
 		// The first line that is not blank decides, its words split by tags.
 		{pre("\n  \n<span class=\"nv\">go</span> <span>run</span> ./x\ncurl"), labelled("Command", "\n  \n<span class=\"nv\">go</span> <span>run</span> ./x\ncurl")},
 		{pre("x\ncurl -i localhost"), div("x\ncurl -i localhost")},
+		// A block whose lines wrap is labelled like any other.
+		{pre("go run ./cmd/retrylab check URL") + preOpenWrap + "<code>pass  replay</code>" + preClose,
+			labelled("Command", "go run ./cmd/retrylab check URL") + `<div class="code labelled" data-label="output"><p class="code-label">Output</p>` +
+				preOpenWrap + "<code>pass  replay</code>" + preClose + `</div>`},
+		// Only chroma's two openings open a block.
+		{`<pre tabindex="0" class="chromatic">x</pre>`, `<pre tabindex="0" class="chromatic">x</pre>`},
 	} {
 		if got := LabelCode(c.body); got != c.want {
 			t.Errorf("LabelCode(%q)\n = %q\nwant %q", c.body, got, c.want)

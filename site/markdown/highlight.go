@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -27,7 +28,49 @@ const (
 var Highlighting goldmark.Extender = highlighting.NewHighlighting(
 	highlighting.WithCustomStyle(classesOnly),
 	highlighting.WithFormatOptions(chromahtml.WithClasses(true)),
+	highlighting.WithCodeBlockOptions(blockOptions),
 )
+
+// A block whose info string gives it the class wrap, as in
+//
+//	```text {.wrap}
+//
+// is written <pre tabindex="0" class="chroma wrap">, and the stylesheet
+// wraps its long lines at the block's width, each line's continuation
+// under a hanging indent, where another block scrolls sideways: for
+// output whose lines are sentences, which a phone would otherwise show a
+// few words of. Its text is the same, so Copy copies the lines as they
+// are.
+const wrapClass = "wrap"
+
+func blockOptions(c highlighting.CodeBlockContext) []chromahtml.Option {
+	if a := c.Attributes(); a != nil {
+		if v, ok := a.GetString("class"); ok {
+			if b, ok := v.([]byte); ok && slices.Contains(strings.Fields(string(b)), wrapClass) {
+				return []chromahtml.Option{chromahtml.WithPreWrapper(wrapPre{})}
+			}
+		}
+	}
+	return nil
+}
+
+// wrapPre is chroma's own <pre><code> with the class wrap added.
+type wrapPre struct{}
+
+func (wrapPre) Start(code bool, styleAttr string) string {
+	styleAttr = strings.Replace(styleAttr, `class="chroma"`, `class="chroma `+wrapClass+`"`, 1)
+	if code {
+		return "<pre" + styleAttr + "><code>"
+	}
+	return "<pre" + styleAttr + ">"
+}
+
+func (wrapPre) End(code bool) string {
+	if code {
+		return "</code></pre>"
+	}
+	return "</pre>"
+}
 
 // classesOnly is the style code is highlighted with: an empty one. With
 // classes, chroma's HTML names each token's class and takes nothing from

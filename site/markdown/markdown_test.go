@@ -406,6 +406,13 @@ func TestHighlight(t *testing.T) {
 		{"no language", "```\na & b\n```\n", []string{
 			`<pre tabindex="0"><code>a &amp; b` + "\n</code></pre>",
 		}},
+		// A block of the class wrap is the same pre with that class too,
+		// and the same text, line by line.
+		{"wrap", "```text {.wrap}\npass  replay  sent one key\n```\n", []string{
+			`<pre tabindex="0" class="chroma wrap"><code><span class="line"><span class="cl">pass  replay  sent one key` + "\n</span></span></code></pre>",
+		}},
+		{"wrap among classes", "```text {.out .wrap}\nx\n```\n", []string{`<pre tabindex="0" class="chroma wrap"><code>`}},
+		{"another class", "```text {.out}\nx\n```\n", []string{`<pre tabindex="0" class="chroma"><code>`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
