@@ -193,6 +193,32 @@ func (e nothingHappened) Error() string        { return e.err.Error() }
 func (e nothingHappened) Unwrap() error        { return e.err }
 func (e nothingHappened) Is(target error) bool { return target == ErrNothingHappened }
 
+// ErrUnfinished marks a work error after which the work is neither done
+// nor undone: a takeover must finish it, as it would a crashed
+// claimant's.
+var ErrUnfinished = errors.New("idem: the work is unfinished")
+
+// Unfinished wraps err to say that the work stopped where a takeover has
+// to finish it: an earlier step may have had its effect (a claimant
+// before this one may have charged), and this one neither ran nor failed
+// for good. Do leaves the claim in flight, as it is, saves nothing and
+// returns the work's error: a retry is answered 409 until the lease
+// ends, then takes the key over and resumes from its recovery point.
+// errors.Is(result, ErrUnfinished) reports true and errors.Unwrap gives
+// err back.
+func Unfinished(err error) error {
+	if err == nil {
+		err = ErrUnfinished
+	}
+	return unfinished{err}
+}
+
+type unfinished struct{ err error }
+
+func (e unfinished) Error() string        { return e.err.Error() }
+func (e unfinished) Unwrap() error        { return e.err }
+func (e unfinished) Is(target error) bool { return target == ErrUnfinished }
+
 // Errors about the key itself, before the store is consulted (answer 400).
 var (
 	ErrMissingKey      = errors.New("idem: missing Idempotency-Key")
@@ -251,7 +277,9 @@ type Keeper struct {
 //   - a key done: the saved status and body, Replayed;
 //   - otherwise the key is claimed, work runs, and its response is saved:
 //     Executed; or, if work returns NothingHappened, the claim is released
-//     and Do returns Released with the work's error.
+//     and Do returns Released with the work's error; or, if work returns
+//     Unfinished or ErrNotHeld (it lost the claim), nothing is saved or
+//     released and Do returns the work's error.
 //
 // A key that CheckKey refuses is refused with its error, nothing stored. A
 // claim whose lease lapsed is taken over by a request with the same body,
@@ -332,6 +360,11 @@ func (k *Keeper) do(ctx context.Context, account, key, fp string, work Work) (Re
 	claim := &Claim{store: k.Store, rec: rec}
 	status, out, werr := work(ctx, claim)
 	rec = claim.rec
+	if werr != nil && (errors.Is(werr, ErrUnfinished) || errors.Is(werr, ErrNotHeld)) {
+		// The claim stays as it is, for a takeover to finish; or it is
+		// another's already, and nothing of this request's may be saved.
+		return Response{}, werr
+	}
 	if werr != nil && errors.Is(werr, ErrNothingHappened) {
 		if err := k.Store.Release(ctx, rec); err != nil {
 			return Response{}, errors.Join(werr, err)

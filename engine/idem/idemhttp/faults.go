@@ -54,7 +54,11 @@ func ParseFaults(values []string) (Faults, error) {
 			if item == "" {
 				continue
 			}
-			name, arg, hasArg := strings.Cut(item, "=")
+			item, params, hasParams := strings.Cut(item, ";")
+			name, arg, hasArg := strings.Cut(strings.TrimRight(item, " \t"), "=")
+			if hasParams {
+				return Faults{}, errors.New("fault " + idem.Excerpt(name) + " takes no parameters (" + idem.Excerpt(";"+params) + ")")
+			}
 			if seen[name] {
 				return Faults{}, errors.New("fault " + idem.Excerpt(name) + " listed twice")
 			}

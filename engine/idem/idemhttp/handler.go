@@ -8,6 +8,7 @@ import (
 	"errors"
 	"io"
 	"mime"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -57,9 +58,12 @@ type answer struct {
 	retryAfter int    // seconds; Retry-After when > 0
 	location   string // Location, for a new payment
 	allow      string // Allow, for a 405
-	key        string // echoed in Idempotency-Key
-	outcome    string // for the log: see Entry.Outcome
-	resumed    string // for the log: see Entry.Resumed
+	// acceptEncoding is Accept-Encoding, for a 415 of a content coding:
+	// the codings the request may use (RFC 7694).
+	acceptEncoding string
+	key            string // echoed in Idempotency-Key
+	outcome        string // for the log: see Entry.Outcome
+	resumed        string // for the log: see Entry.Resumed
 }
 
 // ServeHTTP implements http.Handler. What it learns of the request (its
@@ -100,6 +104,9 @@ func write(w http.ResponseWriter, a answer) {
 	if a.allow != "" {
 		hd.Set("Allow", a.allow)
 	}
+	if a.acceptEncoding != "" {
+		hd.Set("Accept-Encoding", a.acceptEncoding)
+	}
 	if a.status == http.StatusUnauthorized {
 		hd.Set("WWW-Authenticate", `Bearer realm="retrylab sandbox"`)
 	}
@@ -122,7 +129,7 @@ func (h *Handler) route(r *http.Request, e *Entry) answer {
 	case probe.status == http.StatusMethodNotAllowed:
 		return methodNotAllowed(probe.header.Get("Allow"))
 	}
-	return probNotFound.answer("no such path: " + r.URL.Path)
+	return probNotFound.answer("no such path: " + idem.Excerpt(r.URL.Path))
 }
 
 // routed carries a route's answer back to route.
@@ -186,13 +193,22 @@ func (h *Handler) buildMux() {
 // answers 401.
 func (h *Handler) authorized(f func(r *http.Request, account string) answer) func(*http.Request, *Entry) answer {
 	return func(r *http.Request, e *Entry) answer {
-		account, err := AccountOf(r.Header.Get("Authorization"))
+		account, err := accountOf(r.Header)
 		if err != nil {
-			return probUnauthorized.answer(err.Error())
+			return unauthorized(err)
 		}
 		e.Account = account
 		return f(r, account)
 	}
+}
+
+// unauthorized is the 401 of an error of accountOf.
+func unauthorized(err error) answer {
+	var ae *AuthError
+	if errors.As(err, &ae) {
+		return probUnauthorized.answer(ae.Reason)
+	}
+	return probUnauthorized.answer(err.Error())
 }
 
 func methodNotAllowed(allow string) answer {
@@ -249,9 +265,9 @@ func (h *Handler) clock() idem.Clock {
 }
 
 func (h *Handler) createPayment(r *http.Request, e *Entry) (a answer) {
-	account, err := AccountOf(r.Header.Get("Authorization"))
+	account, err := accountOf(r.Header)
 	if err != nil {
-		return probUnauthorized.answer(err.Error())
+		return unauthorized(err)
 	}
 	e.Account = account
 	key, err := ParseKey(r.Header.Values(KeyHeader))
@@ -268,13 +284,18 @@ func (h *Handler) createPayment(r *http.Request, e *Entry) (a answer) {
 	if ct := r.Header.Get("Content-Type"); !jsonType(ct) {
 		return probUnsupportedType.answer("Content-Type is " + idem.Excerpt(ct) + "; send the body as application/json (curl: -H 'Content-Type: application/json')")
 	}
+	if ce := encoded(r.Header); ce != "" {
+		a := probUnsupportedEncoding.answer("Content-Encoding is " + idem.Excerpt(ce) + "; send the body as it is, with no Content-Encoding")
+		a.acceptEncoding = "identity"
+		return a
+	}
 	if r.ContentLength > MaxBody {
 		return probTooLarge.answer("Content-Length is " + strconv.FormatInt(r.ContentLength, 10) + " bytes; the limit is " + strconv.Itoa(MaxBody))
 	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, MaxBody+1))
 	switch {
 	case err != nil:
-		return probInvalidRequest.answer("reading the body: " + err.Error())
+		return bodyError(err, len(body), r.ContentLength)
 	case len(body) > MaxBody:
 		return probTooLarge.answer("the body is longer than " + strconv.Itoa(MaxBody) + " bytes")
 	}
@@ -294,13 +315,16 @@ func (h *Handler) createPayment(r *http.Request, e *Entry) (a answer) {
 		return worked.status, worked.body, werr
 	})
 	switch {
-	case errors.Is(err, idem.ErrNothingHappened):
-		a = worked // resp.Outcome is Released
+	case errors.Is(err, idem.ErrNothingHappened), errors.Is(err, idem.ErrUnfinished):
+		a = worked // resp.Outcome is Released, or the claim is left for a takeover
 	case errors.Is(err, idem.ErrFull):
 		a = probStoreFull.answer("the key store holds as many keys as it may; nothing was charged")
 		a.retryAfter = storeFullRetryAfter
 	case errors.Is(err, idem.ErrNotHeld):
 		a = probKeyInUse.answer("this request's claim on the key was taken over by a retry while it ran; retry to get that one's answer")
+		a.retryAfter = idem.RetryAfter
+	case errors.Is(err, ledger.ErrNotWritten):
+		a = probStoreBusy.answer("the key store was busy and did not record the request; nothing more was charged")
 		a.retryAfter = idem.RetryAfter
 	case err != nil:
 		a = probInternal.answer("the key store failed: " + err.Error())
@@ -333,9 +357,14 @@ func (h *Handler) pay(ctx context.Context, c *idem.Claim, req ledger.PaymentRequ
 	fresh := done.Payment == "" // no claimant before this one chose a payment, so none charged
 	if fresh {
 		done.Payment = newID("pay_")
-		if err := c.Checkpoint(ctx, done.String()); err != nil {
+		switch err := c.Checkpoint(ctx, done.String()); {
+		case errors.Is(err, idem.ErrNotHeld):
+			// A retry took the key over before this request began
+			// anything: the retry's answer is the one to come.
+			return answer{}, err
+		case err != nil:
 			// Nothing is charged yet: release the key for a clean retry.
-			return probInternal.answer("recording the payment's start failed: " + err.Error()), idem.NothingHappened(err)
+			return storeFailed("recording the payment's start", err), idem.NothingHappened(err)
 		}
 	}
 	payment := ledger.Payment{ID: done.Payment, Account: c.Account(), Amount: req.Amount, Currency: req.Currency,
@@ -363,6 +392,17 @@ func (h *Handler) pay(ctx context.Context, c *idem.Claim, req ledger.PaymentRequ
 			// A retry took the key over while this request was slow: it
 			// charges, not this one.
 			return probInternal.answer("lost the key to a retry"), err
+		case errors.Is(err, ledger.ErrNotWritten) && fresh:
+			// The store did not run the charge, and no claimant before
+			// this one began the payment: nothing happened at all.
+			return storeFailed("charging the card", err), idem.NothingHappened(err)
+		case errors.Is(err, ledger.ErrNotWritten):
+			// This charge did not run, but a claimant before this one may
+			// have charged: neither a failure to save nor a clean slate.
+			// The claim stays, for a takeover to finish after its lease.
+			a := probStoreBusy.answer("the key store was busy and did not run the charge; the payment resumes on a retry once its claim's lease has run out")
+			a.retryAfter = int((h.lease() + time.Second - 1) / time.Second)
+			return a, idem.Unfinished(err)
 		case err != nil:
 			// Whether the charge was taken is unknown: the failure is saved,
 			// as Stripe saves its 500s.
@@ -381,6 +421,60 @@ func (h *Handler) pay(ctx context.Context, c *idem.Claim, req ledger.PaymentRequ
 		return probInternal.answer("saving the payment failed after the charge: " + err.Error()), err
 	}
 	return answer{status: http.StatusCreated, body: jsonBody(paymentJSON(p))}, nil
+}
+
+// storeFailed is the answer to a failed store step of a payment that
+// had not begun: a 503 to retry soon if the store did not run it
+// (ledger.ErrNotWritten), a 500 otherwise.
+func storeFailed(step string, err error) answer {
+	if errors.Is(err, ledger.ErrNotWritten) {
+		a := probStoreBusy.answer("the key store was busy: " + step + " did not run; nothing was charged and nothing saved")
+		a.retryAfter = idem.RetryAfter
+		return a
+	}
+	return probInternal.answer(step + " failed: " + err.Error())
+}
+
+// lease is the keeper's lease.
+func (h *Handler) lease() time.Duration {
+	if h.Lease > 0 {
+		return h.Lease
+	}
+	return idem.DefaultLease
+}
+
+// encoded returns the request's content coding, "" for none: the API
+// reads bodies as they are sent, and a coding it does not undo would be
+// read as the payment.
+func encoded(hd http.Header) string {
+	for _, v := range hd.Values("Content-Encoding") {
+		for c := range strings.SplitSeq(v, ",") {
+			if c = strings.Trim(c, " \t"); c != "" && !strings.EqualFold(c, "identity") {
+				return c
+			}
+		}
+	}
+	return ""
+}
+
+// bodyError is the answer to a body that failed after n bytes of the
+// length bytes its Content-Length announced (-1 for none): what went
+// wrong in the client's terms, never the connection's addresses.
+func bodyError(err error, n int, length int64) answer {
+	got := strconv.Itoa(n) + " bytes"
+	if length >= 0 {
+		got = strconv.Itoa(n) + " of the " + strconv.FormatInt(length, 10) + " bytes its Content-Length announced"
+	}
+	var ne net.Error
+	switch {
+	case errors.As(err, &ne) && ne.Timeout():
+		return probRequestTimeout.answer("the body did not arrive in time: " + got + " came")
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		return probInvalidRequest.answer("the body ended after " + got)
+	case errors.As(err, new(*net.OpError)):
+		return probInvalidRequest.answer("the connection failed after " + got + " of the body")
+	}
+	return probInvalidRequest.answer("the body could not be read after " + got + ": " + idem.Excerpt(err.Error()))
 }
 
 // paymentDoc is a payment's JSON.
@@ -406,7 +500,7 @@ func (h *Handler) getPayment(r *http.Request, account, id string) answer {
 	case err != nil:
 		return probInternal.answer("reading the payment failed: " + err.Error())
 	case !ok:
-		return probNotFound.answer("no payment " + strconv.Quote(id) + " in this account")
+		return probNotFound.answer("no payment " + idem.Excerpt(id) + " in this account")
 	}
 	return answer{status: http.StatusOK, body: jsonBody(paymentJSON(p))}
 }

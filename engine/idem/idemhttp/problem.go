@@ -19,14 +19,20 @@ type problem struct {
 }
 
 var (
-	probUnauthorized = problem{"unauthorized", http.StatusUnauthorized, "Missing bearer token",
-		"Send Authorization: Bearer TOKEN. Any token works: it names a sandbox account of its own, and keys are scoped to it."}
+	probUnauthorized = problem{"unauthorized", http.StatusUnauthorized, "No bearer token",
+		"Send one Authorization: Bearer TOKEN header. Any token of one word works: it names a sandbox account of its own, and keys are scoped to it."}
 	probMissingKey = problem{"missing-idempotency-key", http.StatusBadRequest, "Missing Idempotency-Key",
 		"POST /v1/payments needs an Idempotency-Key header: a value unique to this payment intent, sent again unchanged on every retry of it."}
 	probInvalidKey = problem{"invalid-idempotency-key", http.StatusBadRequest, "Invalid Idempotency-Key",
 		"An Idempotency-Key is 1 to 255 printable ASCII characters, sent once, bare or as a quoted structured-field string. A value that begins with a double quote is read as a quoted string, so a bare key cannot begin with one."}
 	probUnsupportedType = problem{"unsupported-media-type", http.StatusUnsupportedMediaType, "Unsupported Content-Type",
 		"POST /v1/payments takes a JSON body: send Content-Type: application/json (or no Content-Type)."}
+	probUnsupportedEncoding = problem{"unsupported-content-encoding", http.StatusUnsupportedMediaType, "Unsupported Content-Encoding",
+		"POST /v1/payments reads its body as sent: send it with no Content-Encoding (gzip and the others are not undone). Accept-Encoding in the answer says so."}
+	probRequestTimeout = problem{"request-timeout", http.StatusRequestTimeout, "Request timeout",
+		"The request did not arrive whole in time: the body stopped short of its Content-Length. Nothing was charged."}
+	probStoreBusy = problem{"store-busy", http.StatusServiceUnavailable, "Key store busy",
+		"The key store could not run a statement in time (another writer held it), so it did nothing. Nothing was saved: retry with the same key after Retry-After."}
 	probStoreFull = problem{"store-full", http.StatusServiceUnavailable, "Key store full",
 		"The server keeps a bounded number of keys and every one is still live. Nothing was charged and nothing saved: retry with the same key after Retry-After."}
 	probInvalidFault = problem{"invalid-fault", http.StatusBadRequest, "Invalid Retrylab-Fault",
@@ -62,7 +68,8 @@ var problems = func() map[string]problem {
 	m := map[string]problem{}
 	for _, p := range []problem{probUnauthorized, probMissingKey, probInvalidKey, probInvalidFault, probTooLarge,
 		probInvalidRequest, probKeyReused, probKeyInUse, probDeclined, probUnavailable, probInternal, probNotFound,
-		probMethod, probRequestLost, probResponseLost, probCrashed, probUnsupportedType, probStoreFull} {
+		probMethod, probRequestLost, probResponseLost, probCrashed, probUnsupportedType, probStoreFull,
+		probUnsupportedEncoding, probRequestTimeout, probStoreBusy} {
 		m[p.code] = p
 	}
 	return m

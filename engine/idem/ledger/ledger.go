@@ -111,3 +111,8 @@ var (
 // ErrNoSuchCharge is Charges' error for a cursor that names no charge of
 // the account.
 var ErrNoSuchCharge = errors.New("ledger: starting_after names no charge of this account")
+
+// ErrNotWritten marks a store's error after which nothing was written:
+// the statement never ran (SQLite answered SQLITE_BUSY, say). A caller
+// may take it as nothing having happened.
+var ErrNotWritten = errors.New("ledger: the store did not run the write; nothing was written")
