@@ -87,16 +87,11 @@ func post(t *testing.T, base, token, key, body string, faults ...string) (*http.
 
 func chargeCount(t *testing.T, base, token string) int {
 	t.Helper()
-	req, _ := http.NewRequest("GET", base+"/v1/charges", nil)
-	req.Header.Set("Authorization", "Bearer "+token)
-	resp, err := http.DefaultClient.Do(req)
+	n, err := countCharges(http.DefaultClient, base, token)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
-	var list struct{ Count int }
-	json.NewDecoder(resp.Body).Decode(&list)
-	return list.Count
+	return n
 }
 
 // The double charge and its cure, over real HTTP against each store the

@@ -521,7 +521,7 @@ func (h *Handler) listCharges(r *http.Request, account string) answer {
 		}
 		page.Limit = n
 	}
-	charges, hasMore, total, err := h.Store.Charges(r.Context(), account, page)
+	charges, hasMore, err := h.Store.Charges(r.Context(), account, page)
 	switch {
 	case errors.Is(err, ledger.ErrNoSuchCharge):
 		return probInvalidRequest.answer("starting_after=" + idem.Excerpt(page.StartingAfter) + ": no such charge in this account")
@@ -540,10 +540,9 @@ func (h *Handler) listCharges(r *http.Request, account string) answer {
 	doc := struct {
 		Object  string      `json:"object"`
 		Account string      `json:"account"`
-		Count   int         `json:"count"`
 		HasMore bool        `json:"has_more"`
 		Data    []chargeDoc `json:"data"`
-	}{Object: "list", Account: account, Count: total, HasMore: hasMore, Data: []chargeDoc{}}
+	}{Object: "list", Account: account, HasMore: hasMore, Data: []chargeDoc{}}
 	for _, c := range charges {
 		doc.Data = append(doc.Data, chargeDoc{c.ID, "charge", c.Amount, c.Currency, c.PaymentID, c.Key, c.Created.Unix()})
 	}

@@ -125,7 +125,7 @@ func TestRequestErrors(t *testing.T) {
 	}
 	// None of them charged or stored anything.
 	rec := serve(h, "GET", "/v1/charges", nil, auth, bearer)
-	if !strings.Contains(rec.Body.String(), `"count": 0`) {
+	if !strings.Contains(rec.Body.String(), `"data": []`) {
 		t.Fatalf("charges after refused requests: %s", rec.Body)
 	}
 	acct, _ := idemhttp.AccountOf(bearer)

@@ -87,9 +87,10 @@ type Ledger interface {
 	// Charges returns a page of the account's charges, newest first (by
 	// Created, then the later taken first): at most page.Limit of them,
 	// starting after the charge page.StartingAfter if it is set, and
-	// whether more follow, and how many the account has in all. A
+	// whether more follow. It costs what the page does, not what the
+	// account holds: no store counts an account's charges. A
 	// StartingAfter that is not a charge of the account is ErrNoSuchCharge.
-	Charges(ctx context.Context, account string, page Page) (list []Charge, hasMore bool, total int, err error)
+	Charges(ctx context.Context, account string, page Page) (list []Charge, hasMore bool, err error)
 }
 
 // Page asks for one page of a list, as Stripe's lists do: at most Limit

@@ -188,9 +188,9 @@ func (m *MemoryStore) Payment(ctx context.Context, account, id string) (Payment,
 
 // Charges implements Ledger: a binary search in the account's own list,
 // whatever the other accounts hold.
-func (m *MemoryStore) Charges(ctx context.Context, account string, page Page) ([]Charge, bool, int, error) {
+func (m *MemoryStore) Charges(ctx context.Context, account string, page Page) ([]Charge, bool, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, false, 0, err
+		return nil, false, err
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -199,7 +199,7 @@ func (m *MemoryStore) Charges(ctx context.Context, account string, page Page) ([
 	if page.StartingAfter != "" {
 		c, ok := m.byID[page.StartingAfter]
 		if !ok || c.Account != account {
-			return nil, false, 0, ErrNoSuchCharge
+			return nil, false, ErrNoSuchCharge
 		}
 		end, _ = m.find(list, c)
 	}
@@ -207,5 +207,5 @@ func (m *MemoryStore) Charges(ctx context.Context, account string, page Page) ([
 	for i := end - 1; i >= 0 && len(out) < page.Limit; i-- {
 		out = append(out, list[i].Charge)
 	}
-	return out, end-len(out) > 0, len(list), nil
+	return out, end-len(out) > 0, nil
 }

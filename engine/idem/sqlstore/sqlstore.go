@@ -104,15 +104,39 @@ func (d Dialect) Schema() []string {
 
 // Store is a ledger.Store in a SQL database.
 type Store struct {
-	db *sql.DB
-	d  Dialect
-	q  queries
+	db     *sql.DB
+	reader *sql.DB // Options.Reader, or db
+	notRun func(error) bool
+	d      Dialect
+	q      queries
+}
+
+// Options are what a store's opener knows of its database besides its
+// dialect. The zero Options are fine: one pool for everything.
+type Options struct {
+	// Reader, if set, is a pool that reads what the API lists (a payment,
+	// a page of charges) while db writes: SQLite's one writer connection
+	// then never queues a payment behind reads, nor a read behind
+	// payments. It must see every write once committed (another pool on
+	// the same SQLite file in WAL mode does). The protocol's own reads,
+	// between its writes, stay on db.
+	Reader *sql.DB
+	// NotRun, if set, reports whether a driver's error means that the
+	// statement did not run at all (SQLite's SQLITE_BUSY): the store's
+	// error is then also ledger.ErrNotWritten.
+	NotRun func(error) bool
 }
 
 // New returns a store on db, which speaks d. The tables must exist: see
 // Migrate.
-func New(db *sql.DB, d Dialect) *Store {
-	s := &Store{db: db, d: d}
+func New(db *sql.DB, d Dialect) *Store { return NewWith(db, d, Options{}) }
+
+// NewWith is New with o.
+func NewWith(db *sql.DB, d Dialect, o Options) *Store {
+	s := &Store{db: db, reader: o.Reader, notRun: o.NotRun, d: d}
+	if s.reader == nil {
+		s.reader = db
+	}
 	s.q = queries{
 		claim:      d.sql(claimSQL),
 		get:        d.sql(getSQL),
@@ -125,7 +149,6 @@ func New(db *sql.DB, d Dialect) *Store {
 		save:       d.sql(fenced(saveSQL, "$2", "$7", "$9")),
 		paymentID:  d.sql(paymentIDSQL),
 		payment:    d.sql(paymentSQL),
-		count:      d.sql(countSQL),
 		cursor:     d.sql(cursorSQL),
 		charges:    d.sql(chargesSQL),
 	}
@@ -145,13 +168,23 @@ func (s *Store) Migrate(ctx context.Context) error {
 // DB returns the store's database.
 func (s *Store) DB() *sql.DB { return s.db }
 
-// Close closes the database.
-func (s *Store) Close() error { return s.db.Close() }
+// Reader returns the pool the store reads lists with: Options.Reader, or
+// DB.
+func (s *Store) Reader() *sql.DB { return s.reader }
+
+// Close closes the database, and the reader's pool if it is another.
+func (s *Store) Close() error {
+	err := s.db.Close()
+	if s.reader != s.db {
+		err = errors.Join(err, s.reader.Close())
+	}
+	return err
+}
 
 type queries struct {
 	claim, get, complete, checkpoint, release, purge string
 	charge, chargeOf, save, paymentID, payment       string
-	count, charges, cursor                           string
+	charges, cursor                                  string
 }
 
 const recordCols = `account, idem_key, fingerprint, state, status, body, created, expires_at, locked_until, fence, recovery_point`
@@ -204,7 +237,6 @@ const (
 SELECT $1, $2, $3, CAST($4 AS BIGINT), $5, $6, CAST($7 AS BIGINT) WHERE ` + stillHeld + `
 ON CONFLICT (payment_id) DO NOTHING RETURNING ` + chargeCols
 	chargeOfSQL = `SELECT ` + chargeCols + ` FROM charges WHERE payment_id = $1`
-	countSQL    = `SELECT COUNT(*) FROM charges WHERE account = $1`
 	cursorSQL   = `SELECT created, seq FROM charges WHERE id = $1 AND account = $2`
 	// chargesSQL lists newest first from the cursor ($2, $3: created and
 	// seq of the charge to start after, or past every charge), one more
@@ -261,7 +293,7 @@ func (s *Store) Claim(ctx context.Context, rec idem.Record) (idem.Record, bool, 
 			return got, true, nil
 		}
 		if !errors.Is(err, sql.ErrNoRows) {
-			return idem.Record{}, false, wrap("claim", err)
+			return idem.Record{}, false, s.wrap("claim", err)
 		}
 		// Held by someone else: read what they hold.
 		got, ok, err := s.Get(ctx, rec.Account, rec.Key)
@@ -279,7 +311,7 @@ func (s *Store) Get(ctx context.Context, account, key string) (idem.Record, bool
 	case errors.Is(err, sql.ErrNoRows):
 		return idem.Record{}, false, nil
 	case err != nil:
-		return idem.Record{}, false, wrap("get", err)
+		return idem.Record{}, false, s.wrap("get", err)
 	}
 	return r, true, nil
 }
@@ -308,11 +340,11 @@ func (s *Store) Release(ctx context.Context, rec idem.Record) error {
 func (s *Store) held(op, q string, ctx context.Context, args ...any) error {
 	res, err := s.db.ExecContext(ctx, q, args...)
 	if err != nil {
-		return wrap(op, err)
+		return s.wrap(op, err)
 	}
 	n, err := res.RowsAffected()
 	if err != nil {
-		return wrap(op, err)
+		return s.wrap(op, err)
 	}
 	if n == 0 {
 		return idem.ErrNotHeld
@@ -326,7 +358,7 @@ func (s *Store) held(op, q string, ctx context.Context, args ...any) error {
 func (s *Store) Purge(ctx context.Context, now time.Time) (int64, error) {
 	res, err := s.db.ExecContext(ctx, s.q.purge, micros(now))
 	if err != nil {
-		return 0, wrap("purge", err)
+		return 0, s.wrap("purge", err)
 	}
 	return res.RowsAffected()
 }
@@ -346,7 +378,7 @@ func (s *Store) Charge(ctx context.Context, c ledger.Charge) (ledger.Charge, boo
 		return got, true, nil
 	}
 	if !errors.Is(err, sql.ErrNoRows) {
-		return ledger.Charge{}, false, wrap("charge", err)
+		return ledger.Charge{}, false, s.wrap("charge", err)
 	}
 	// Either the payment was charged already, and that charge stands, or
 	// the claim was lost and nothing may be charged.
@@ -355,7 +387,7 @@ func (s *Store) Charge(ctx context.Context, c ledger.Charge) (ledger.Charge, boo
 	case errors.Is(err, sql.ErrNoRows):
 		return ledger.Charge{}, false, idem.ErrNotHeld
 	case err != nil:
-		return ledger.Charge{}, false, wrap("charge", err)
+		return ledger.Charge{}, false, s.wrap("charge", err)
 	}
 	return got, false, nil
 }
@@ -379,65 +411,67 @@ func (s *Store) SavePayment(ctx context.Context, p ledger.Payment) (ledger.Payme
 		}
 	}
 	if err != nil {
-		return ledger.Payment{}, wrap("save payment", err)
+		return ledger.Payment{}, s.wrap("save payment", err)
 	}
 	return got, nil
 }
 
 // Payment implements ledger.Ledger.
 func (s *Store) Payment(ctx context.Context, account, id string) (ledger.Payment, bool, error) {
-	p, err := scanPayment(s.db.QueryRowContext(ctx, s.q.payment, id, account))
+	p, err := scanPayment(s.reader.QueryRowContext(ctx, s.q.payment, id, account))
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return ledger.Payment{}, false, nil
 	case err != nil:
-		return ledger.Payment{}, false, wrap("payment", err)
+		return ledger.Payment{}, false, s.wrap("payment", err)
 	}
 	return p, true, nil
 }
 
-// Charges implements ledger.Ledger.
-func (s *Store) Charges(ctx context.Context, account string, page ledger.Page) ([]ledger.Charge, bool, int, error) {
-	var total int
-	if err := s.db.QueryRowContext(ctx, s.q.count, account).Scan(&total); err != nil {
-		return nil, false, 0, wrap("count charges", err)
-	}
+// Charges implements ledger.Ledger: one indexed read of at most
+// page.Limit+1 rows (the one more says whether more follow), however many
+// the account has, on the reader's pool.
+func (s *Store) Charges(ctx context.Context, account string, page ledger.Page) ([]ledger.Charge, bool, error) {
 	created, seq := int64(math.MaxInt64), int64(math.MaxInt64)
 	if page.StartingAfter != "" {
-		err := s.db.QueryRowContext(ctx, s.q.cursor, page.StartingAfter, account).Scan(&created, &seq)
+		err := s.reader.QueryRowContext(ctx, s.q.cursor, page.StartingAfter, account).Scan(&created, &seq)
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
-			return nil, false, 0, ledger.ErrNoSuchCharge
+			return nil, false, ledger.ErrNoSuchCharge
 		case err != nil:
-			return nil, false, 0, wrap("charges", err)
+			return nil, false, s.wrap("charges", err)
 		}
 	}
-	rows, err := s.db.QueryContext(ctx, s.q.charges, account, created, seq, page.Limit+1)
+	rows, err := s.reader.QueryContext(ctx, s.q.charges, account, created, seq, page.Limit+1)
 	if err != nil {
-		return nil, false, 0, wrap("charges", err)
+		return nil, false, s.wrap("charges", err)
 	}
 	defer rows.Close()
 	var list []ledger.Charge
 	for rows.Next() {
 		c, err := scanCharge(rows)
 		if err != nil {
-			return nil, false, 0, wrap("charges", err)
+			return nil, false, s.wrap("charges", err)
 		}
 		list = append(list, c)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, false, 0, wrap("charges", err)
+		return nil, false, s.wrap("charges", err)
 	}
 	more := len(list) > page.Limit
 	if more {
 		list = list[:page.Limit]
 	}
-	return list, more, total, nil
+	return list, more, nil
 }
 
 // wrap names the operation and keeps err in the chain, so callers can still
-// ask errors.Is(err, context.DeadlineExceeded) or match a driver's error.
-func wrap(op string, err error) error {
+// ask errors.Is(err, context.DeadlineExceeded) or match a driver's error;
+// and ledger.ErrNotWritten too if the statement did not run.
+func (s *Store) wrap(op string, err error) error {
+	if s.notRun != nil && s.notRun(err) {
+		return fmt.Errorf("sqlstore: %s: %w: %w", op, ledger.ErrNotWritten, err)
+	}
 	return fmt.Errorf("sqlstore: %s: %w", op, err)
 }
 

@@ -446,8 +446,8 @@ func testLedgerCharge(t *testing.T, s ledger.Store) {
 	if _, created, err := s.Charge(ctx, other); err != nil || !created {
 		t.Fatalf("Charge for pay_2 = %v, %v", created, err)
 	}
-	if list, more, total, err := s.Charges(ctx, "acct_1", ledger.Page{Limit: 10}); err != nil || total != 2 || len(list) != 2 || more {
-		t.Fatalf("Charges = %d of %d (more: %v), %v; want 2", len(list), total, more, err)
+	if list, more, err := s.Charges(ctx, "acct_1", ledger.Page{Limit: 10}); err != nil || len(list) != 2 || more {
+		t.Fatalf("Charges = %d (more: %v), %v; want 2", len(list), more, err)
 	}
 }
 
@@ -479,7 +479,7 @@ func testLedgerFence(t *testing.T, s ledger.Store) {
 	if _, _, err := s.Charge(ctx, c3); !errors.Is(err, idem.ErrNotHeld) {
 		t.Fatalf("a charge for a key nobody claimed: %v; want ErrNotHeld", err)
 	}
-	if list, _, _, _ := s.Charges(ctx, "acct_1", ledger.Page{Limit: 10}); len(list) != 0 {
+	if list, _, _ := s.Charges(ctx, "acct_1", ledger.Page{Limit: 10}); len(list) != 0 {
 		t.Fatalf("acct_1 has charges %+v after refused ones", list)
 	}
 	c.Fence = second.Fence
@@ -553,9 +553,9 @@ func testLedgerListing(t *testing.T, s ledger.Store) {
 	var pages []string
 	after := ""
 	for range 4 {
-		list, more, total, err := s.Charges(ctx, "acct_1", ledger.Page{Limit: 2, StartingAfter: after})
-		if err != nil || total != 5 {
-			t.Fatalf("Charges(limit 2, after %q) = %d of %d, %v", after, len(list), total, err)
+		list, more, err := s.Charges(ctx, "acct_1", ledger.Page{Limit: 2, StartingAfter: after})
+		if err != nil {
+			t.Fatalf("Charges(limit 2, after %q) = %d, %v", after, len(list), err)
 		}
 		pages = append(pages, ids(list)+map[bool]string{true: "+", false: ""}[more])
 		if !more {
@@ -566,16 +566,16 @@ func testLedgerListing(t *testing.T, s ledger.Store) {
 	if got, want := strings.Join(pages, " | "), "ch_5,ch_4+ | ch_3,ch_2+ | ch_1"; got != want {
 		t.Fatalf("pages (+ for has_more) = %s, want %s (newest first)", got, want)
 	}
-	if list, more, _, err := s.Charges(ctx, "acct_1", ledger.Page{Limit: 3}); err != nil || ids(list) != "ch_5,ch_4,ch_3" || !more {
+	if list, more, err := s.Charges(ctx, "acct_1", ledger.Page{Limit: 3}); err != nil || ids(list) != "ch_5,ch_4,ch_3" || !more {
 		t.Fatalf("Charges(limit 3) = %s (more %v), %v", ids(list), more, err)
 	}
-	if list, more, _, err := s.Charges(ctx, "acct_1", ledger.Page{Limit: 5}); err != nil || len(list) != 5 || more {
+	if list, more, err := s.Charges(ctx, "acct_1", ledger.Page{Limit: 5}); err != nil || len(list) != 5 || more {
 		t.Fatalf("Charges(limit 5) = %s (more %v), %v; want all, no more", ids(list), more, err)
 	}
-	if _, _, _, err := s.Charges(ctx, "acct_1", ledger.Page{Limit: 2, StartingAfter: "ch_x"}); !errors.Is(err, ledger.ErrNoSuchCharge) {
+	if _, _, err := s.Charges(ctx, "acct_1", ledger.Page{Limit: 2, StartingAfter: "ch_x"}); !errors.Is(err, ledger.ErrNoSuchCharge) {
 		t.Fatalf("a cursor from another account: %v, want ErrNoSuchCharge", err)
 	}
-	if list, _, total, _ := s.Charges(ctx, "acct_3", ledger.Page{Limit: 10}); total != 0 || len(list) != 0 {
-		t.Fatalf("an unknown account has %d charges", total)
+	if list, _, _ := s.Charges(ctx, "acct_3", ledger.Page{Limit: 10}); len(list) != 0 {
+		t.Fatalf("an unknown account has %d charges", len(list))
 	}
 }
