@@ -65,7 +65,7 @@ const (
 func apiFlags(fs *flag.FlagSet) *apiConfig {
 	c := &apiConfig{}
 	fs.StringVar(&c.addr, "addr", "localhost:8787", "`host:port` to listen on")
-	fs.StringVar(&c.db, "db", "retrylab.db", "where keys and payments are kept: a SQLite `file`, a postgres:// URL, or memory")
+	fs.StringVar(&c.db, "db", "retrylab.db", "where keys and payments are kept: a SQLite `file` (or sqlite:FILE), a postgres:// URL, or memory")
 	fs.DurationVar(&c.lease, "lease", idem.DefaultLease, "how long a claim on a key holds before a retry may take it over")
 	fs.DurationVar(&c.ttl, "ttl", idem.DefaultTTL, "how long a key is remembered after its request finished; after that the same key is a new request (at least 2 leases)")
 	fs.StringVar(&c.sites, "site-origins", "", "`origins` (comma-separated, such as https://retrylab.example) whose pages may call the API from a browser")
@@ -94,6 +94,10 @@ func runAPI(args []string, stdout, stderr io.Writer) int {
 	}
 	if _, err := cors.ParseOrigins(cfg.sites); err != nil {
 		fmt.Fprintf(stderr, "retrylab api: --site-origins: %v\n", err)
+		return exitUsage
+	}
+	if _, err := sqliteFile(cfg.db); err != nil {
+		fmt.Fprintf(stderr, "retrylab api: --db %q: %v\n", cfg.db, err)
 		return exitUsage
 	}
 	if err := idem.CheckWindows(cfg.lease, cfg.ttl); err != nil {
@@ -126,13 +130,30 @@ func openStore(ctx context.Context, db string) (apiStore, string, error) {
 			return nil, "", fmt.Errorf("opening PostgreSQL: %w", err)
 		}
 		return s, "PostgreSQL", nil
-	default:
-		s, err := sqlite.Open(ctx, db)
-		if err != nil {
-			return nil, "", fmt.Errorf("opening SQLite file %s: %w", db, err)
-		}
-		return s, "SQLite file " + db, nil
 	}
+	path, err := sqliteFile(db)
+	if err != nil {
+		return nil, "", err
+	}
+	s, err := sqlite.Open(ctx, path)
+	if err != nil {
+		return nil, "", fmt.Errorf("opening SQLite file %s: %w", path, err)
+	}
+	return s, "SQLite file " + path, nil
+}
+
+// sqliteFile is the SQLite file --db names, given as it is or in the
+// sqlite:FILE form of `retrylab lab`; "" for memory and PostgreSQL. A
+// name of nothing, or only of spaces, names no file.
+func sqliteFile(db string) (string, error) {
+	if db == "memory" || strings.HasPrefix(db, "postgres://") || strings.HasPrefix(db, "postgresql://") {
+		return "", nil
+	}
+	path := strings.TrimPrefix(db, "sqlite:")
+	if strings.TrimSpace(path) == "" {
+		return "", errors.New("names no database: give a SQLite file (retrylab.db, or sqlite:retrylab.db), a postgres:// URL, or memory")
+	}
+	return path, nil
 }
 
 // purgeEvery is how often expired keys are deleted from a SQL store: an
