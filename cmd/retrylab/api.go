@@ -21,7 +21,6 @@ import (
 	"github.com/retrylab/retrylab/engine/idem/sqlstore/postgres"
 	"github.com/retrylab/retrylab/engine/idem/sqlstore/sqlite"
 	"github.com/retrylab/retrylab/internal/cors"
-	"golang.org/x/net/netutil"
 )
 
 // apiConfig is what `retrylab api` is told.
@@ -55,10 +54,16 @@ const (
 	idleTimeout = time.Minute
 	// maxConns caps the connections served at once: 512, half of the
 	// common 1,024 file descriptors a process gets, leaving the rest to
-	// the database and the log. A connection beyond it waits in the
-	// kernel's backlog until one closes; with readTimeout no client can
-	// hold a slot longer than 15 s without sending a whole request.
+	// the database and the log. A connection beyond it takes the slot of
+	// one that does the least (idle, or still sending its request: see
+	// conns), and waits only while every one runs a request.
 	maxConns = 512
+	// maxConnBytes bounds the heap one connection may hold: 320 KiB. Its
+	// request's head, parsed, is at most about 150 KiB (8 KiB of
+	// distinct one-letter fields, each a map entry: measured by
+	// TestAPIMemoryPerConnection), its body at most twice MaxBody as it
+	// is read (128 KiB), and its buffers and goroutine some 16 KiB more.
+	maxConnBytes = 320 << 10
 )
 
 // apiFlags declares `retrylab api`'s flags on fs.
@@ -187,7 +192,8 @@ func serveAPI(ctx context.Context, cfg apiConfig, stdout, stderr io.Writer, read
 		fmt.Fprintf(stderr, "retrylab api: %v\n", err)
 		return exitFail
 	}
-	ln = netutil.LimitListener(ln, cfg.maxConns)
+	cl := newConns(ln, cfg.maxConns)
+	ln = cl
 	base := "http://" + displayAddr(cfg.addr, ln.Addr())
 
 	var logMu sync.Mutex
@@ -197,8 +203,12 @@ func serveAPI(ctx context.Context, cfg apiConfig, stdout, stderr io.Writer, read
 		logMu.Unlock()
 	}}
 	sites, _ := cors.ParseOrigins(cfg.sites) // checked by runAPI
-	srv := &http.Server{Handler: cors.Allow(h, sites), ReadHeaderTimeout: cfg.readHeader, ReadTimeout: cfg.read,
-		WriteTimeout: cfg.write, IdleTimeout: cfg.idle}
+	srv := &http.Server{Handler: cl.track(cors.Allow(h, sites)), ReadHeaderTimeout: cfg.readHeader, ReadTimeout: cfg.read,
+		WriteTimeout: cfg.write, IdleTimeout: cfg.idle,
+		// net/http allows 4,096 bytes more than MaxHeaderBytes (its
+		// initialReadLimitSize): this makes the limit idemhttp's.
+		MaxHeaderBytes: idemhttp.MaxHeaderBytes - 4096,
+		ConnState:      cl.state, ConnContext: cl.context}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 

@@ -18,6 +18,18 @@ import (
 // request. What the body may hold is ledger.ParsePayment's.
 const MaxBody = 64 << 10
 
+// MaxHeaderBytes is the most a request's line and header fields may take,
+// in bytes, the final blank line included: 8 KiB. The API reads five
+// short fields (Authorization, Idempotency-Key of at most 257 bytes with
+// its quotes, Content-Type, Content-Encoding, Retrylab-Fault) and a
+// browser adds about 1 KiB of its own (User-Agent, Accept-*, Origin,
+// Referer, Sec-Fetch-*): 8 KiB leaves room for a long Referer and a
+// proxy's additions, and keeps a header section, parsed into Go's map of
+// fields, under about 150 KiB of memory, however it is made up. A server
+// serving the handler refuses a larger head with 431 (retrylab api
+// does).
+const MaxHeaderBytes = 8 << 10
+
 // Errors of ParseKey, besides idem.CheckKey's: each an *idem.KeyError,
 // whose Reason the API answers.
 var (

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/retrylab/retrylab/engine/idem"
 	"github.com/retrylab/retrylab/engine/idem/ledger"
 )
 
@@ -33,6 +34,14 @@ var (
 		"The request did not arrive whole in time: the body stopped short of its Content-Length. Nothing was charged."}
 	probStoreBusy = problem{"store-busy", http.StatusServiceUnavailable, "Key store busy",
 		"The key store could not run a statement in time (another writer held it), so it did nothing. Nothing was saved: retry with the same key after Retry-After."}
+	probMalformed = problem{"malformed-request", http.StatusBadRequest, "Malformed HTTP request",
+		"The server could not read the request as HTTP/1.1 (its method, a header field or the framing of its body), so it closed the connection having done nothing."}
+	probHeadTooLarge = problem{"headers-too-large", http.StatusRequestHeaderFieldsTooLarge, "Request header fields too large",
+		"A request's line and header fields may take at most " + strconv.Itoa(MaxHeaderBytes) + " bytes. Nothing was done."}
+	probTransferCoding = problem{"unsupported-transfer-encoding", http.StatusNotImplemented, "Unsupported Transfer-Encoding",
+		"The server undoes one transfer coding, chunked, alone. Nothing was done."}
+	probHTTPVersion = problem{"http-version-not-supported", http.StatusHTTPVersionNotSupported, "HTTP version not supported",
+		"The server speaks HTTP/1.0 and HTTP/1.1. Nothing was done."}
 	probStoreFull = problem{"store-full", http.StatusServiceUnavailable, "Key store full",
 		"The server keeps a bounded number of keys and every one is still live. Nothing was charged and nothing saved: retry with the same key after Retry-After."}
 	probInvalidFault = problem{"invalid-fault", http.StatusBadRequest, "Invalid Retrylab-Fault",
@@ -69,11 +78,31 @@ var problems = func() map[string]problem {
 	for _, p := range []problem{probUnauthorized, probMissingKey, probInvalidKey, probInvalidFault, probTooLarge,
 		probInvalidRequest, probKeyReused, probKeyInUse, probDeclined, probUnavailable, probInternal, probNotFound,
 		probMethod, probRequestLost, probResponseLost, probCrashed, probUnsupportedType, probStoreFull,
-		probUnsupportedEncoding, probRequestTimeout, probStoreBusy} {
+		probUnsupportedEncoding, probRequestTimeout, probStoreBusy, probMalformed, probHeadTooLarge, probTransferCoding,
+		probHTTPVersion} {
 		m[p.code] = p
 	}
 	return m
 }()
+
+// ProtocolProblem is the application/problem+json body of an answer a
+// server makes before any handler sees the request, because it could not
+// read it: 400, 431, 501 or 505, with the server's own words for what
+// was wrong (cut short), so that these read as every answer of the API
+// does. ok is false for another status.
+func ProtocolProblem(status int, detail string) (body []byte, ok bool) {
+	for _, p := range []problem{probMalformed, probHeadTooLarge, probTransferCoding, probHTTPVersion} {
+		if p.status == status {
+			if detail == "" {
+				detail = p.about
+			} else if len(detail) > 80 {
+				detail = idem.Excerpt(detail)
+			}
+			return p.body(detail), true
+		}
+	}
+	return nil, false
+}
 
 // problemCodes lists the codes in order, for the index.
 func problemCodes() []string {
