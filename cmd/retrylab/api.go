@@ -161,10 +161,17 @@ func sqliteFile(db string) (string, error) {
 	return path, nil
 }
 
-// purgeEvery is how often expired keys are deleted from a SQL store: an
-// hour, a twenty-fourth of the default TTL, so that the table holds at
-// most about 25 hours of keys.
+// purgeEvery is how often expired keys are deleted, with the payments
+// and charges they made: an hour, a twenty-fourth of the default TTL, so
+// that a SQL store holds at most about 25 hours of keys (a full memory
+// store drops expired ones at once).
 const purgeEvery = time.Hour
+
+// sweepEvery is how often the abandoned claims (in flight, their lease
+// run out, no retry come) are finished (idemhttp.Sandbox.Sweep): 10 s, a
+// sixth of the default lease, so that a crashed claim is in flight at
+// most a lease and 10 s.
+const sweepEvery = 10 * time.Second
 
 // serveAPI runs the server until ctx is done, then shuts it down,
 // letting requests in progress finish. ready, if not nil, receives the
@@ -237,8 +244,18 @@ func serveAPI(ctx context.Context, cfg apiConfig, stdout, stderr io.Writer, read
 		purge = t.C
 		purger.Purge(ctx, time.Now())
 	}
+	sweeps := time.NewTicker(sweepEvery)
+	defer sweeps.Stop()
 	for {
 		select {
+		case <-sweeps.C:
+			sw, err := h.Sweep(ctx)
+			if err != nil {
+				fmt.Fprintf(stderr, "retrylab api: finishing abandoned claims: %v\n", err)
+			}
+			if sw.Finished+sw.Dropped > 0 {
+				fmt.Fprintf(stderr, "retrylab api: %d abandoned claims finished, %d released (nothing had happened)\n", sw.Finished, sw.Dropped)
+			}
 		case err := <-served:
 			fmt.Fprintf(stderr, "retrylab api: %v\n", err)
 			return exitFail

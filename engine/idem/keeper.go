@@ -326,13 +326,7 @@ func (k *Keeper) check(key string) error {
 // do is Do once the body's fingerprint is known.
 func (k *Keeper) do(ctx context.Context, account, key, fp string, work Work) (Response, error) {
 	now := k.Clock.Now()
-	lease, ttl := k.Lease, k.TTL
-	if lease <= 0 {
-		lease = DefaultLease
-	}
-	if ttl <= 0 {
-		ttl = DefaultTTL
-	}
+	lease, ttl := k.windows()
 	rec, claimed, err := k.Store.Claim(ctx, Record{
 		Account:     account,
 		Key:         key,
@@ -356,6 +350,49 @@ func (k *Keeper) do(ctx context.Context, account, key, fp string, work Work) (Re
 		}
 	}
 
+	return k.run(ctx, rec, work, ttl)
+}
+
+// Finish takes over rec, an abandoned claim as Store.Abandoned lists it,
+// and runs work from its recovery point as a retry's takeover would,
+// with no request to answer: what work returns is saved (Executed) or,
+// for NothingHappened, the claim is released (Released). When rec is no
+// longer that claim (a retry took it over or finished it meanwhile, or
+// it went), nothing runs and the Outcome is "".
+func (k *Keeper) Finish(ctx context.Context, rec Record, work Work) (Response, error) {
+	if k.Store == nil || k.Clock == nil {
+		return Response{}, errors.New("idem: Keeper needs a Store and a Clock")
+	}
+	now := k.Clock.Now()
+	lease, ttl := k.windows()
+	got, claimed, err := k.Store.Claim(ctx, Record{Account: rec.Account, Key: rec.Key, Fingerprint: rec.Fingerprint,
+		Created: now, ExpiresAt: now.Add(ttl), LockedUntil: now.Add(lease)})
+	switch {
+	case err != nil || !claimed:
+		return Response{}, err
+	case !got.Created.Equal(rec.Created):
+		// Not a takeover: the record went, and this claimed the key afresh
+		// for nobody. Give it back.
+		return Response{}, k.Store.Release(ctx, got)
+	}
+	return k.run(ctx, got, work, ttl)
+}
+
+// windows returns the keeper's lease and TTL, defaults filled in.
+func (k *Keeper) windows() (lease, ttl time.Duration) {
+	lease, ttl = k.Lease, k.TTL
+	if lease <= 0 {
+		lease = DefaultLease
+	}
+	if ttl <= 0 {
+		ttl = DefaultTTL
+	}
+	return lease, ttl
+}
+
+// run runs work under rec, a claim the caller holds, and saves or
+// releases what it did.
+func (k *Keeper) run(ctx context.Context, rec Record, work Work, ttl time.Duration) (Response, error) {
 	resumedFrom := rec.RecoveryPoint // "" unless a takeover (a reclaim after expiry starts afresh)
 	claim := &Claim{store: k.Store, rec: rec}
 	status, out, werr := work(ctx, claim)

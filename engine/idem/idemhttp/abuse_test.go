@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -234,5 +236,94 @@ func TestChargeNotRunIsNotSaved(t *testing.T) {
 	if rec.Code != 201 || rec.Header().Get("Idempotent-Replayed") != "" || len(charges(t, store)) != 1 {
 		t.Fatalf("the retry: %d %s, replayed %q, %d charges; want a fresh 201 and one charge",
 			rec.Code, rec.Body, rec.Header().Get("Idempotent-Replayed"), len(charges(t, store)))
+	}
+}
+
+// payAs posts body2500 as token with key, and faults.
+func payAs(h http.Handler, token, key string, faults ...string) *httptest.ResponseRecorder {
+	hdr := []string{"Authorization", "Bearer " + token, "Idempotency-Key", key}
+	for _, f := range faults {
+		hdr = append(hdr, "Retrylab-Fault", f)
+	}
+	return serve(h, "POST", "/v1/payments", strings.NewReader(body2500), hdr...)
+}
+
+// Ten tokens filling the store with finished keys, as many as each may
+// hold, lock no one out: a new account still pays, and a full account is
+// told when its oldest key is forgotten.
+func TestStoreFullOfFinishedKeysTakesNewAccounts(t *testing.T) {
+	store := ledger.NewMemoryStore()
+	store.SetMax(20_000)
+	share := store.AccountShare()
+	clock := idem.NewManualClock(t0)
+	h := &idemhttp.Sandbox{Store: store, Clock: clock, TTL: 24 * time.Hour}
+	for tok := range 10 {
+		for i := range share {
+			if rec := payAs(h, "attacker"+strconv.Itoa(tok), strconv.Itoa(i)); rec.Code != 201 {
+				t.Fatalf("attacker %d's key %d: %d %s", tok, i, rec.Code, rec.Body)
+			}
+		}
+	}
+	clock.Advance(time.Hour)
+	if rec := payAs(h, "newcomer", "k"); rec.Code != 201 {
+		t.Fatalf("a new account's first payment in a store full of live keys: %d %s, want 201", rec.Code, rec.Body)
+	}
+	rec := payAs(h, "attacker3", "one-more")
+	if typ, _ := problemOf(t, h, rec); rec.Code != 429 || typ != "/v1/problems/too-many-keys" || rec.Header().Get("Retry-After") != "82800" {
+		t.Fatalf("a full account's next key: %d %s Retry-After %q; want 429 too-many-keys, Retry-After 82800 (its first key's 23 h left)",
+			rec.Code, typ, rec.Header().Get("Retry-After"))
+	}
+}
+
+// Ten tokens sending crash-after-charge with new keys, each crash
+// leaving a claim in flight for its lease, lock no one out: past a few
+// crashes each their crashes are refused, a new account still pays, and
+// once the leases run out a sweep finishes every crashed payment.
+func TestCrashedClaimsDoNotLockTheStore(t *testing.T) {
+	store := ledger.NewMemoryStore()
+	store.SetMax(20_000)
+	clock := idem.NewManualClock(t0)
+	h := &idemhttp.Sandbox{Store: store, Clock: clock, Lease: time.Minute, TTL: 24 * time.Hour}
+	crashed := 0
+	for tok := range 10 {
+		for i := 0; ; i++ {
+			rec := payAs(h, "attacker"+strconv.Itoa(tok), strconv.Itoa(i), "crash-after-charge")
+			if rec.Code == 502 {
+				crashed++
+				continue
+			}
+			if typ, _ := problemOf(t, h, rec); rec.Code != 429 || typ != "/v1/problems/too-many-crashes" || rec.Header().Get("Retry-After") != "60" {
+				t.Fatalf("attacker %d's crash %d: %d %s Retry-After %q; want 429 too-many-crashes after 60 s",
+					tok, i, rec.Code, typ, rec.Header().Get("Retry-After"))
+			}
+			break
+		}
+	}
+	if crashed > 10*idemhttp.MaxCrashesPerAccount {
+		t.Fatalf("%d crashes in flight from 10 accounts, want at most %d", crashed, 10*idemhttp.MaxCrashesPerAccount)
+	}
+	if rec := payAs(h, "newcomer", "k"); rec.Code != 201 {
+		t.Fatalf("a new account's payment beside the crashed claims: %d %s, want 201", rec.Code, rec.Body)
+	}
+	clock.Advance(time.Minute)
+	swept, err := h.Sweep(t.Context())
+	if err != nil || swept.Finished != crashed || swept.Dropped != 0 {
+		t.Fatalf("the sweep after the leases: %+v, %v; want the %d crashed payments finished", swept, err, crashed)
+	}
+	acct, _ := idemhttp.AccountOf("Bearer attacker0")
+	if r, _, _ := store.Get(t.Context(), acct, "0"); r.State != idem.Done || r.Status != 201 {
+		t.Fatalf("a crashed payment after the sweep: %+v, want done with its 201", r)
+	}
+	if rec := payAs(h, "attacker0", "0"); rec.Code != 201 || rec.Header().Get("Idempotent-Replayed") != "true" {
+		t.Fatalf("the retry of a swept payment: %d replayed %q, want the saved 201", rec.Code, rec.Header().Get("Idempotent-Replayed"))
+	}
+	n := 0
+	for tok := range 10 {
+		acct, _ := idemhttp.AccountOf("Bearer attacker" + strconv.Itoa(tok))
+		list, _, _ := store.Charges(t.Context(), acct, ledger.Page{Limit: 1000})
+		n += len(list)
+	}
+	if n != crashed {
+		t.Fatalf("%d charges for %d crashed payments, want one each", n, crashed)
 	}
 }

@@ -128,7 +128,12 @@ func (f Faults) String() string {
 // A dropped answer closes the connection without a word where the server
 // can (HTTP/1 on net/http); elsewhere, on Cloudflare Workers say, a 502 or
 // 504 problem stands for the silence.
-type faults struct{ next http.Handler }
+type faults struct {
+	next    http.Handler
+	clock   idem.Clock
+	lease   time.Duration
+	crashes *crashes // MaxCrashesPerAccount and MaxCrashes
+}
 
 func (f faults) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// The Handler's route "POST /v1/payments", matched as its ServeMux
@@ -151,6 +156,17 @@ func (f faults) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	r = r.WithContext(context.WithValue(r.Context(), injectionKey{}, &injection{Faults: fs}))
 	if fs.CrashAfterCharge {
+		// A request the API refuses (no token) crashes nothing: it goes
+		// on to be refused.
+		account, err := accountOf(r.Header)
+		if err == nil {
+			if ok, free := f.crashes.admit(account, f.clock.Now()); !ok {
+				a := probTooManyCrashes.answer("this account, or the server, has as many crashed claims waiting out their leases as it may; nothing was done")
+				a.retryAfter = secondsUntil(f.clock.Now(), free)
+				send(w, e, a)
+				return
+			}
+		}
 		defer func() {
 			// recover is nil when nothing panicked, and when the goroutine
 			// exits (runtime.Goexit), which must go on.
@@ -158,6 +174,7 @@ func (f faults) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				if _, ok := v.(crash); !ok {
 					panic(v)
 				}
+				f.crashes.add(account, f.clock.Now().Add(f.lease))
 				lose(w, r, probCrashed.answer("the server crashed after charging the card; its claim on the key holds until its lease runs out"))
 			}
 		}()

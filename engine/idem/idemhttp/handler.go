@@ -241,10 +241,6 @@ var index = jsonBody(struct {
 	Problems: problemCodes(),
 })
 
-// storeFullRetryAfter is the Retry-After, in seconds, of a 503 from a
-// full key store: a minute, in which some keys usually expire.
-const storeFullRetryAfter = 60
-
 // jsonType reports whether a request's Content-Type may carry the JSON of
 // a payment: none at all, application/json, or a JSON type such as
 // application/merge-patch+json, with any parameters (charset=utf-8).
@@ -318,8 +314,7 @@ func (h *Handler) createPayment(r *http.Request, e *Entry) (a answer) {
 	case errors.Is(err, idem.ErrNothingHappened), errors.Is(err, idem.ErrUnfinished):
 		a = worked // resp.Outcome is Released, or the claim is left for a takeover
 	case errors.Is(err, idem.ErrFull):
-		a = probStoreFull.answer("the key store holds as many keys as it may; nothing was charged")
-		a.retryAfter = storeFullRetryAfter
+		a = h.full(err)
 	case errors.Is(err, idem.ErrNotHeld):
 		a = probKeyInUse.answer("this request's claim on the key was taken over by a retry while it ran; retry to get that one's answer")
 		a.retryAfter = idem.RetryAfter
@@ -385,9 +380,7 @@ func (h *Handler) pay(ctx context.Context, c *idem.Claim, req ledger.PaymentRequ
 			if err != nil {
 				return probInternal.answer("saving the declined payment failed: " + err.Error()), err
 			}
-			body := jsonBody(problemDoc{Type: probDeclined.typeURI(), Title: probDeclined.title, Status: probDeclined.status,
-				Detail: "the card network declined the charge of " + strconv.FormatInt(p.Amount, 10) + " " + p.Currency, Payment: p.ID})
-			return answer{status: probDeclined.status, body: body}, nil
+			return declined(p), nil
 		case errors.Is(err, idem.ErrNotHeld):
 			// A retry took the key over while this request was slow: it
 			// charges, not this one.
@@ -420,7 +413,123 @@ func (h *Handler) pay(ctx context.Context, c *idem.Claim, req ledger.PaymentRequ
 	if err != nil {
 		return probInternal.answer("saving the payment failed after the charge: " + err.Error()), err
 	}
-	return answer{status: http.StatusCreated, body: jsonBody(paymentJSON(p))}, nil
+	return paid(p), nil
+}
+
+// paid is the answer to a payment made: 201 and the payment.
+func paid(p ledger.Payment) answer {
+	return answer{status: http.StatusCreated, body: jsonBody(paymentJSON(p))}
+}
+
+// declined is the answer to a payment the card network declined.
+func declined(p ledger.Payment) answer {
+	return answer{status: probDeclined.status, body: jsonBody(problemDoc{Type: probDeclined.typeURI(), Title: probDeclined.title,
+		Status: probDeclined.status, Detail: "the card network declined the charge of " + strconv.FormatInt(p.Amount, 10) + " " + p.Currency,
+		Payment: p.ID})}
+}
+
+// full is the answer to a key the store had no room for (idem.ErrFull):
+// 429 for an account holding its share, with the time its first
+// finished key is forgotten; 503 for a store whose every key is in
+// flight, with no Retry-After, since none is known.
+func (h *Handler) full(err error) answer {
+	var fe *idem.FullError
+	if !errors.As(err, &fe) || !fe.Account {
+		return probStoreFull.answer("every key the store may hold is in flight; nothing was charged")
+	}
+	a := probTooManyKeys.answer("this account holds " + strconv.Itoa(fe.Share) + " live keys, the most one account may; nothing was charged")
+	if !fe.Free.IsZero() {
+		a.retryAfter = secondsUntil(h.clock().Now(), fe.Free)
+	}
+	return a
+}
+
+// secondsUntil is the Retry-After of a wait until t: whole seconds,
+// rounded up, at least 1.
+func secondsUntil(now, t time.Time) int {
+	return max(int((t.Sub(now)+time.Second-1)/time.Second), 1)
+}
+
+// finish is the work of a sweep over an abandoned payment claim (Sweep):
+// what a takeover by the client's retry would do, from what the ledger
+// holds instead of the request's body, which the store does not keep.
+// A payment its claimant charged is saved and its 201 kept for the
+// retry; one declined, its 402; one not charged, or not begun, is
+// released: its claimant can charge nothing any more (the claim's fence
+// moved on), so nothing happened, and a retry pays afresh.
+func (h *Handler) finish(ctx context.Context, c *idem.Claim) (int, []byte, error) {
+	done := ledger.ParseProgress(c.RecoveryPoint())
+	if done.Payment == "" {
+		return 0, nil, idem.NothingHappened(nil)
+	}
+	ch, charged, err := h.Store.ChargeOf(ctx, c.Account(), done.Payment)
+	if err != nil {
+		return 0, nil, idem.Unfinished(err)
+	}
+	if !charged {
+		p, saved, err := h.Store.Payment(ctx, c.Account(), done.Payment)
+		switch {
+		case err != nil:
+			return 0, nil, idem.Unfinished(err)
+		case saved && p.Status == ledger.PaymentDeclined:
+			a := declined(p)
+			return a.status, a.body, nil
+		}
+		return 0, nil, idem.NothingHappened(nil)
+	}
+	p, err := h.Store.SavePayment(ctx, ledger.Payment{ID: done.Payment, Account: c.Account(), Amount: ch.Amount,
+		Currency: ch.Currency, Status: ledger.PaymentSucceeded, ChargeID: ch.ID, Key: c.Key(), Created: c.Created(), Fence: c.Fence()})
+	if err != nil {
+		return 0, nil, idem.Unfinished(err)
+	}
+	a := paid(p)
+	return a.status, a.body, nil
+}
+
+// Swept is what a sweep did.
+type Swept struct {
+	Finished int // abandoned payments saved, with the answer their retry gets
+	Dropped  int // abandoned claims released: nothing had happened
+}
+
+// sweepBatch is how many abandoned claims a sweep reads at a time: 100,
+// a tenth of the crashed claims the sandbox allows at once (MaxCrashes).
+const sweepBatch = 100
+
+// Sweep finishes the abandoned claims of payments: the in-flight keys
+// whose lease ran out and which no retry took over (a crashed server's,
+// or crash-after-charge's), each as a takeover would (finish), so that
+// none stays in flight for ever. A client's retry of a finished one is
+// answered its saved 201 or 402; of a dropped one, it pays afresh, once.
+// It goes on while claims are finished, and returns the failures of
+// those it could not (left for the next sweep).
+func (h *Handler) Sweep(ctx context.Context) (Swept, error) {
+	keeper := idem.Keeper{Store: h.Store, Clock: h.clock(), Lease: h.Lease, TTL: h.TTL}
+	var sw Swept
+	var errs []error
+	for {
+		recs, err := h.Store.Abandoned(ctx, keeper.Clock.Now(), sweepBatch)
+		if err != nil {
+			return sw, errors.Join(append(errs, err)...)
+		}
+		progressed := false
+		for _, rec := range recs {
+			resp, err := keeper.Finish(ctx, rec, h.finish)
+			switch {
+			case errors.Is(err, idem.ErrNothingHappened):
+				sw.Dropped++
+				progressed = true
+			case err != nil:
+				errs = append(errs, err)
+			case resp.Outcome == idem.Executed:
+				sw.Finished++
+				progressed = true
+			}
+		}
+		if len(recs) < sweepBatch || !progressed {
+			return sw, errors.Join(errs...)
+		}
+	}
 }
 
 // storeFailed is the answer to a failed store step of a payment that

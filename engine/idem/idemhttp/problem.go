@@ -43,7 +43,11 @@ var (
 	probHTTPVersion = problem{"http-version-not-supported", http.StatusHTTPVersionNotSupported, "HTTP version not supported",
 		"The server speaks HTTP/1.0 and HTTP/1.1. Nothing was done."}
 	probStoreFull = problem{"store-full", http.StatusServiceUnavailable, "Key store full",
-		"The server keeps a bounded number of keys and every one is still live. Nothing was charged and nothing saved: retry with the same key after Retry-After."}
+		"The server keeps a bounded number of keys, and every one it holds is a request still in flight, which it may not forget. Nothing was charged and nothing saved: retry with the same key later."}
+	probTooManyKeys = problem{"too-many-keys", http.StatusTooManyRequests, "Too many keys in this account",
+		"One account may hold a bounded number of live keys (a key lives until its TTL after its request finished). Nothing was charged and nothing saved: retry with the same key after Retry-After, when the account's first key is forgotten."}
+	probTooManyCrashes = problem{"too-many-crashes", http.StatusTooManyRequests, "Too many crashes waiting out their leases",
+		"Retrylab-Fault: crash-after-charge leaves its claim in flight until its lease ends. An account may have " + strconv.Itoa(MaxCrashesPerAccount) + " such claims at once, and the server " + strconv.Itoa(MaxCrashes) + ". Nothing was done: retry after Retry-After, when the first lease ends."}
 	probInvalidFault = problem{"invalid-fault", http.StatusBadRequest, "Invalid Retrylab-Fault",
 		"Retrylab-Fault lists faults to inject: " + FaultNames + "."}
 	probTooLarge = problem{"body-too-large", http.StatusRequestEntityTooLarge, "Request body too large",
@@ -79,7 +83,7 @@ var problems = func() map[string]problem {
 		probInvalidRequest, probKeyReused, probKeyInUse, probDeclined, probUnavailable, probInternal, probNotFound,
 		probMethod, probRequestLost, probResponseLost, probCrashed, probUnsupportedType, probStoreFull,
 		probUnsupportedEncoding, probRequestTimeout, probStoreBusy, probMalformed, probHeadTooLarge, probTransferCoding,
-		probHTTPVersion} {
+		probHTTPVersion, probTooManyKeys, probTooManyCrashes} {
 		m[p.code] = p
 	}
 	return m

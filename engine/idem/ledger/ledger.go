@@ -82,6 +82,12 @@ type Ledger interface {
 	// SavePayment stores p unless a payment with p.ID exists, and returns
 	// the payment stored; fenced like Charge.
 	SavePayment(ctx context.Context, p Payment) (Payment, error)
+	// ChargeOf returns the charge of the account's payment paymentID, and
+	// whether there is one: what a sweep of an abandoned claim asks to
+	// learn whether its claimant charged before it died.
+	//
+	//	SELECT ... FROM charges WHERE payment_id = $1 AND account = $2
+	ChargeOf(ctx context.Context, account, paymentID string) (Charge, bool, error)
 	// Payment returns the account's payment id, and whether there is one.
 	Payment(ctx context.Context, account, id string) (Payment, bool, error)
 	// Charges returns a page of the account's charges, newest first (by

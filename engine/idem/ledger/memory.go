@@ -54,9 +54,12 @@ func NewMemoryStore() *MemoryStore {
 	return m
 }
 
-// forget drops what the dropped records' keys made; called by the key
-// store, locked, once per purge. Each account's list is compacted once,
-// however many of its charges go.
+// forget drops what the dropped records' keys made before each record's
+// ExpiresAt: all a dropped record's life made, and none of a later life
+// of its key (a past life is dropped at the purge after its key was
+// claimed again). Called by the key store, locked, once per purge or
+// eviction. Each account's list is compacted once, however many of its
+// charges go.
 func (m *MemoryStore) forget(recs []idem.Record) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -64,14 +67,27 @@ func (m *MemoryStore) forget(recs []idem.Record) {
 	for _, rec := range recs {
 		k := accountKey{rec.Account, rec.Key}
 		kl := m.byKey[k]
-		delete(m.byKey, k)
+		var keep keyLedger
 		for _, id := range kl.payments {
-			delete(m.payments, id)
+			if p := m.payments[id]; p.Created.Before(rec.ExpiresAt) {
+				delete(m.payments, id)
+			} else {
+				keep.payments = append(keep.payments, id)
+			}
 		}
 		for _, c := range kl.charges {
-			delete(m.byPayment, c.PaymentID)
-			delete(m.byID, c.ID)
-			gone[c] = true
+			if c.Created.Before(rec.ExpiresAt) {
+				delete(m.byPayment, c.PaymentID)
+				delete(m.byID, c.ID)
+				gone[c] = true
+			} else {
+				keep.charges = append(keep.charges, c)
+			}
+		}
+		if len(keep.payments)+len(keep.charges) == 0 {
+			delete(m.byKey, k)
+		} else {
+			m.byKey[k] = keep
 		}
 	}
 	accounts := map[string]bool{}
@@ -170,6 +186,20 @@ func (m *MemoryStore) SavePayment(ctx context.Context, p Payment) (stored Paymen
 		}
 	}
 	return stored, err
+}
+
+// ChargeOf implements Ledger.
+func (m *MemoryStore) ChargeOf(ctx context.Context, account, paymentID string) (Charge, bool, error) {
+	if err := ctx.Err(); err != nil {
+		return Charge{}, false, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	c, ok := m.byPayment[paymentID]
+	if !ok || c.Account != account {
+		return Charge{}, false, nil
+	}
+	return c.Charge, true, nil
 }
 
 // Payment implements Ledger.

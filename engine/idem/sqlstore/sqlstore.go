@@ -78,6 +78,9 @@ func (d Dialect) Schema() []string {
   PRIMARY KEY (account, idem_key)
 )`,
 		`CREATE INDEX IF NOT EXISTS idempotency_keys_expires_at ON idempotency_keys (expires_at)`,
+		// The in-flight claims, by the end of their lease: what a sweep
+		// of the abandoned ones reads, without the done rows.
+		`CREATE INDEX IF NOT EXISTS idempotency_keys_in_flight ON idempotency_keys (locked_until) WHERE state = 'in-flight'`,
 		`CREATE TABLE IF NOT EXISTS payments (
   id        TEXT    PRIMARY KEY,
   account   TEXT    NOT NULL,
@@ -138,19 +141,23 @@ func NewWith(db *sql.DB, d Dialect, o Options) *Store {
 		s.reader = db
 	}
 	s.q = queries{
-		claim:      d.sql(claimSQL),
-		get:        d.sql(getSQL),
-		complete:   d.sql(completeSQL),
-		checkpoint: d.sql(checkpointSQL),
-		release:    d.sql(releaseSQL),
-		purge:      d.sql(purgeSQL),
-		charge:     d.sql(fenced(chargeSQL, "$2", "$6", "$8")),
-		chargeOf:   d.sql(chargeOfSQL),
-		save:       d.sql(fenced(saveSQL, "$2", "$7", "$9")),
-		paymentID:  d.sql(paymentIDSQL),
-		payment:    d.sql(paymentSQL),
-		cursor:     d.sql(cursorSQL),
-		charges:    d.sql(chargesSQL),
+		claim:         d.sql(claimSQL),
+		get:           d.sql(getSQL),
+		complete:      d.sql(completeSQL),
+		checkpoint:    d.sql(checkpointSQL),
+		release:       d.sql(releaseSQL),
+		purge:         d.sql(purgeSQL),
+		purgeCharges:  d.sql(strings.ReplaceAll(purgeLedgerSQL, "{table}", "charges")),
+		purgePayments: d.sql(strings.ReplaceAll(purgeLedgerSQL, "{table}", "payments")),
+		abandoned:     d.sql(abandonedSQL),
+		chargeFor:     d.sql(chargeForSQL),
+		charge:        d.sql(fenced(chargeSQL, "$2", "$6", "$8")),
+		chargeOf:      d.sql(chargeOfSQL),
+		save:          d.sql(fenced(saveSQL, "$2", "$7", "$9")),
+		paymentID:     d.sql(paymentIDSQL),
+		payment:       d.sql(paymentSQL),
+		cursor:        d.sql(cursorSQL),
+		charges:       d.sql(chargesSQL),
 	}
 	return s
 }
@@ -182,9 +189,10 @@ func (s *Store) Close() error {
 }
 
 type queries struct {
-	claim, get, complete, checkpoint, release, purge string
-	charge, chargeOf, save, paymentID, payment       string
-	charges, cursor                                  string
+	claim, get, complete, checkpoint, release, purge  string
+	abandoned, chargeFor, purgeCharges, purgePayments string
+	charge, chargeOf, save, paymentID, payment        string
+	charges, cursor                                   string
 }
 
 const recordCols = `account, idem_key, fingerprint, state, status, body, created, expires_at, locked_until, fence, recovery_point`
@@ -229,6 +237,12 @@ const (
 	checkpointSQL = `UPDATE idempotency_keys SET recovery_point = $4 WHERE account = $1 AND idem_key = $2 AND state = 'in-flight' AND fence = $3`
 	releaseSQL    = `DELETE FROM idempotency_keys WHERE account = $1 AND idem_key = $2 AND state = 'in-flight' AND fence = $3`
 	purgeSQL      = `DELETE FROM idempotency_keys WHERE state = 'done' AND expires_at <= $1`
+	// purgeLedgerSQL deletes from {table} (charges or payments) the rows
+	// no present life of a key made: a life's claim is no later than
+	// what it made, so a row older than its key's claim is a past life's.
+	purgeLedgerSQL = `DELETE FROM {table} WHERE NOT EXISTS (SELECT 1 FROM idempotency_keys k
+  WHERE k.account = {table}.account AND k.idem_key = {table}.idem_key AND k.created <= {table}.created)`
+	abandonedSQL = `SELECT ` + recordCols + ` FROM idempotency_keys WHERE state = 'in-flight' AND locked_until <= $1 ORDER BY locked_until LIMIT $2`
 
 	chargeCols = `id, account, payment_id, amount, currency, idem_key, created`
 	// The casts tell PostgreSQL the parameters' types, which a SELECT list
@@ -236,8 +250,9 @@ const (
 	chargeSQL = `INSERT INTO charges (` + chargeCols + `)
 SELECT $1, $2, $3, CAST($4 AS BIGINT), $5, $6, CAST($7 AS BIGINT) WHERE ` + stillHeld + `
 ON CONFLICT (payment_id) DO NOTHING RETURNING ` + chargeCols
-	chargeOfSQL = `SELECT ` + chargeCols + ` FROM charges WHERE payment_id = $1`
-	cursorSQL   = `SELECT created, seq FROM charges WHERE id = $1 AND account = $2`
+	chargeOfSQL  = `SELECT ` + chargeCols + ` FROM charges WHERE payment_id = $1`
+	chargeForSQL = `SELECT ` + chargeCols + ` FROM charges WHERE payment_id = $1 AND account = $2`
+	cursorSQL    = `SELECT created, seq FROM charges WHERE id = $1 AND account = $2`
 	// chargesSQL lists newest first from the cursor ($2, $3: created and
 	// seq of the charge to start after, or past every charge), one more
 	// than asked to tell whether more follow; the index on (account,
@@ -352,15 +367,45 @@ func (s *Store) held(op, q string, ctx context.Context, args ...any) error {
 	return nil
 }
 
-// Purge deletes the done records that expired by now, and returns how
-// many. Expired records are harmless (a claim replaces them), so this only
-// keeps the table from growing; in-flight records are kept, however old.
+// Purge deletes the done records that expired by now, and the payments
+// and charges that no key's present life made (their key expired and was
+// deleted, or claimed afresh since), and returns how many keys it
+// deleted. Expired records are harmless (a claim replaces them), so this
+// only keeps the tables from growing: they hold what the live keys made.
+// In-flight records are kept, however old. Each of the three statements
+// is one pass over its table.
 func (s *Store) Purge(ctx context.Context, now time.Time) (int64, error) {
 	res, err := s.db.ExecContext(ctx, s.q.purge, micros(now))
 	if err != nil {
 		return 0, s.wrap("purge", err)
 	}
+	for _, q := range []string{s.q.purgeCharges, s.q.purgePayments} {
+		if _, err := s.db.ExecContext(ctx, q); err != nil {
+			return 0, s.wrap("purge", err)
+		}
+	}
 	return res.RowsAffected()
+}
+
+// Abandoned implements idem.Store, on the reader's pool.
+func (s *Store) Abandoned(ctx context.Context, now time.Time, limit int) ([]idem.Record, error) {
+	rows, err := s.reader.QueryContext(ctx, s.q.abandoned, micros(now), limit)
+	if err != nil {
+		return nil, s.wrap("abandoned", err)
+	}
+	defer rows.Close()
+	var out []idem.Record
+	for rows.Next() {
+		r, err := scanRecord(rows)
+		if err != nil {
+			return nil, s.wrap("abandoned", err)
+		}
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.wrap("abandoned", err)
+	}
+	return out, nil
 }
 
 func scanCharge(row scanner) (ledger.Charge, error) {
@@ -390,6 +435,18 @@ func (s *Store) Charge(ctx context.Context, c ledger.Charge) (ledger.Charge, boo
 		return ledger.Charge{}, false, s.wrap("charge", err)
 	}
 	return got, false, nil
+}
+
+// ChargeOf implements ledger.Ledger.
+func (s *Store) ChargeOf(ctx context.Context, account, paymentID string) (ledger.Charge, bool, error) {
+	c, err := scanCharge(s.db.QueryRowContext(ctx, s.q.chargeFor, paymentID, account))
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return ledger.Charge{}, false, nil
+	case err != nil:
+		return ledger.Charge{}, false, s.wrap("charge of", err)
+	}
+	return c, true, nil
 }
 
 func scanPayment(row scanner) (ledger.Payment, error) {

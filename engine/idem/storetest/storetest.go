@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -59,6 +60,10 @@ func Run(t *testing.T, newStore func(t *testing.T) ledger.Store) {
 		{"HTTPCrashOutlivesTTL", testHTTPCrashOutlivesTTL},
 		{"HTTPSlowClaimantFenced", testHTTPSlowClaimantFenced},
 		{"HTTPCurrencyCase", testHTTPCurrencyCase},
+		{"Abandoned", testAbandoned},
+		{"LedgerChargeOf", testLedgerChargeOf},
+		{"HTTPSweep", testHTTPSweep},
+		{"PurgeForgetsTheLedger", testPurgeForgetsTheLedger},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.run(t, newStore(t)) })
 	}
@@ -577,5 +582,58 @@ func testLedgerListing(t *testing.T, s ledger.Store) {
 	}
 	if list, _, _ := s.Charges(ctx, "acct_3", ledger.Page{Limit: 10}); len(list) != 0 {
 		t.Fatalf("an unknown account has %d charges", len(list))
+	}
+}
+
+// purger is a store that deletes what expired (both stores here are).
+type purger interface {
+	Purge(ctx context.Context, now time.Time) (int64, error)
+}
+
+// Purge deletes the expired keys and, with them, the payments and the
+// charges they made: what a store holds is what its live keys made, so
+// that it is bounded as its keys are. A live key's are kept, and so are a
+// key's of its present life when it was claimed again after expiring;
+// its past life's go.
+func testPurgeForgetsTheLedger(t *testing.T, s ledger.Store) {
+	p, ok := s.(purger)
+	if !ok {
+		t.Skip("the store has no Purge")
+	}
+	pay := func(key, id string, at time.Time) {
+		rec := mustClaim(t, s, claim("acct_1", key, "fp", at), true)
+		if _, _, err := s.Charge(ctx, ledger.Charge{ID: "ch_" + id, Account: "acct_1", PaymentID: "pay_" + id, Amount: 100,
+			Currency: "usd", Key: key, Created: at, Fence: rec.Fence}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.SavePayment(ctx, ledger.Payment{ID: "pay_" + id, Account: "acct_1", Amount: 100, Currency: "usd",
+			Status: ledger.PaymentSucceeded, ChargeID: "ch_" + id, Key: key, Created: at, Fence: rec.Fence}); err != nil {
+			t.Fatal(err)
+		}
+		rec.Status, rec.ExpiresAt = 201, at.Add(time.Hour)
+		if err := s.Complete(ctx, rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pay("k_old", "old", T0)
+	pay("k_again", "first", T0)
+	pay("k_again", "second", T0.Add(2*time.Hour)) // k_again's first life expired at T0+1h
+	pay("k_live", "live", T0.Add(2*time.Hour))
+	if _, err := p.Purge(ctx, T0.Add(2*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	list, _, err := s.Charges(ctx, "acct_1", ledger.Page{Limit: 10})
+	var ids []string
+	for _, c := range list {
+		ids = append(ids, c.ID)
+	}
+	slices.Sort(ids)
+	if err != nil || strings.Join(ids, ",") != "ch_live,ch_second" {
+		t.Fatalf("charges after the purge: %v, %v; want ch_live,ch_second", ids, err)
+	}
+	for id, want := range map[string]bool{"pay_old": false, "pay_first": false, "pay_second": true, "pay_live": true} {
+		if _, ok, err := s.Payment(ctx, "acct_1", id); err != nil || ok != want {
+			t.Errorf("payment %s after the purge: %v, %v; want kept %v", id, ok, err, want)
+		}
 	}
 }
