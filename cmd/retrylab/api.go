@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"syscall"
@@ -64,6 +65,15 @@ const (
 	// TestAPIMemoryPerConnection), its body at most twice MaxBody as it
 	// is read (128 KiB), and its buffers and goroutine some 16 KiB more.
 	maxConnBytes = 320 << 10
+	// memoryLimit is the soft limit on the Go runtime's memory that
+	// retrylab api sets (runtime/debug.SetMemoryLimit) unless GOMEMLIMIT
+	// sets another: 512 MiB. What the server can hold at once is a memory
+	// store's 100,000 keys at about 1.7 KB each (idem.DefaultMaxRecords:
+	// 170 MB; a SQL store's are on disk) and 512 connections at
+	// maxConnBytes each (160 MiB), some 340 MB, which the collector
+	// otherwise lets grow to twice that before it runs (GOGC=100); under
+	// the limit it runs sooner instead, and the heap stays within it.
+	memoryLimit = 512 << 20
 )
 
 // apiFlags declares `retrylab api`'s flags on fs.
@@ -187,6 +197,9 @@ func serveAPI(ctx context.Context, cfg apiConfig, stdout, stderr io.Writer, read
 	}
 	if cfg.maxConns <= 0 {
 		cfg.maxConns = maxConns
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(memoryLimit)
 	}
 	store, desc, err := openStore(ctx, cfg.db)
 	if err != nil {

@@ -327,3 +327,41 @@ func TestCrashedClaimsDoNotLockTheStore(t *testing.T) {
 		t.Fatalf("%d charges for %d crashed payments, want one each", n, crashed)
 	}
 }
+
+// Requests asking for slow=MS hold their connections for up to 10 s:
+// at most MaxSlowAtOnce of them wait at once, and the next is refused
+// at once rather than held too, so that slow requests alone cannot
+// take every connection a server has.
+func TestSlowRequestsAreCapped(t *testing.T) {
+	clock := idem.NewManualClock(t0)
+	h := &idemhttp.Sandbox{Store: ledger.NewMemoryStore(), Clock: clock}
+	done := make(chan int, idemhttp.MaxSlowAtOnce+1)
+	for i := range idemhttp.MaxSlowAtOnce {
+		go func() { done <- payAs(h, "t"+strconv.Itoa(i%7), strconv.Itoa(i), "slow=5000").Code }()
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for clock.Sleepers() < idemhttp.MaxSlowAtOnce {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d slow requests asleep, want %d", clock.Sleepers(), idemhttp.MaxSlowAtOnce)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	go func() { done <- payAs(h, "another", "k", "slow=5000").Code }()
+	select {
+	case code := <-done:
+		if code != 429 {
+			t.Fatalf("the slow request past the cap: %d, want 429", code)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatalf("the slow request past the cap of %d waited too, instead of being refused", idemhttp.MaxSlowAtOnce)
+	}
+	clock.Advance(5 * time.Second)
+	for range idemhttp.MaxSlowAtOnce {
+		if code := <-done; code != 201 {
+			t.Fatalf("a slow request within the cap: %d, want 201", code)
+		}
+	}
+	if rec := payAs(h, "another", "k2", "slow=0"); rec.Code != 201 {
+		t.Fatalf("once the slow ones finished: %d", rec.Code)
+	}
+}

@@ -22,6 +22,12 @@ const FaultHeader = "Retrylab-Fault"
 // that a slow request is still within its lease.
 const MaxSlow = 10 * time.Second
 
+// MaxSlowAtOnce is how many requests with slow=MS a Sandbox serves at
+// once: 64, an eighth of retrylab api's 512 connections, so that slow
+// requests, which hold a connection for up to MaxSlow while their work
+// runs, cannot take every connection; the next is refused with 429.
+const MaxSlowAtOnce = 64
+
 // Faults are what a request asks the server to do wrong, with the
 // Retrylab-Fault header: a comma-separated list of
 //
@@ -132,7 +138,8 @@ type faults struct {
 	next    http.Handler
 	clock   idem.Clock
 	lease   time.Duration
-	crashes *crashes // MaxCrashesPerAccount and MaxCrashes
+	crashes *crashes      // MaxCrashesPerAccount and MaxCrashes
+	slow    chan struct{} // a token per slow request served: MaxSlowAtOnce
 }
 
 func (f faults) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -153,6 +160,17 @@ func (f faults) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if fs.LoseRequest {
 		lose(w, r, probRequestLost.answer("the request was lost on its way: nothing happened"))
 		return
+	}
+	if fs.Slow > 0 {
+		select {
+		case f.slow <- struct{}{}:
+			defer func() { <-f.slow }()
+		default:
+			a := probTooManySlow.answer("the server serves " + strconv.Itoa(MaxSlowAtOnce) + " slow requests at once, and has as many; nothing was done")
+			a.retryAfter = int(MaxSlow / time.Second) // by then every slow request now served is done
+			send(w, e, a)
+			return
+		}
 	}
 	r = r.WithContext(context.WithValue(r.Context(), injectionKey{}, &injection{Faults: fs}))
 	if fs.CrashAfterCharge {

@@ -46,6 +46,8 @@ var (
 		"The server keeps a bounded number of keys, and every one it holds is a request still in flight, which it may not forget. Nothing was charged and nothing saved: retry with the same key later."}
 	probTooManyKeys = problem{"too-many-keys", http.StatusTooManyRequests, "Too many keys in this account",
 		"One account may hold a bounded number of live keys (a key lives until its TTL after its request finished). Nothing was charged and nothing saved: retry with the same key after Retry-After, when the account's first key is forgotten."}
+	probTooManySlow = problem{"too-many-slow", http.StatusTooManyRequests, "Too many slow requests at once",
+		"Retrylab-Fault: slow=MS holds a connection while the work waits. The server serves " + strconv.Itoa(MaxSlowAtOnce) + " such requests at once. Nothing was done: retry after Retry-After."}
 	probTooManyCrashes = problem{"too-many-crashes", http.StatusTooManyRequests, "Too many crashes waiting out their leases",
 		"Retrylab-Fault: crash-after-charge leaves its claim in flight until its lease ends. An account may have " + strconv.Itoa(MaxCrashesPerAccount) + " such claims at once, and the server " + strconv.Itoa(MaxCrashes) + ". Nothing was done: retry after Retry-After, when the first lease ends."}
 	probInvalidFault = problem{"invalid-fault", http.StatusBadRequest, "Invalid Retrylab-Fault",
@@ -83,7 +85,7 @@ var problems = func() map[string]problem {
 		probInvalidRequest, probKeyReused, probKeyInUse, probDeclined, probUnavailable, probInternal, probNotFound,
 		probMethod, probRequestLost, probResponseLost, probCrashed, probUnsupportedType, probStoreFull,
 		probUnsupportedEncoding, probRequestTimeout, probStoreBusy, probMalformed, probHeadTooLarge, probTransferCoding,
-		probHTTPVersion, probTooManyKeys, probTooManyCrashes} {
+		probHTTPVersion, probTooManyKeys, probTooManyCrashes, probTooManySlow} {
 		m[p.code] = p
 	}
 	return m
