@@ -22,11 +22,16 @@ const FaultHeader = "Retrylab-Fault"
 // that a slow request is still within its lease.
 const MaxSlow = 10 * time.Second
 
-// MaxSlowAtOnce is how many requests with slow=MS a Sandbox serves at
-// once: 64, an eighth of retrylab api's 512 connections, so that slow
+// MaxSlowAtOnce is how many requests a Sandbox slows down at once, for
+// slow=MS: 64, an eighth of retrylab api's 512 connections, so that slow
 // requests, which hold a connection for up to MaxSlow while their work
-// runs, cannot take every connection; the next is refused with 429.
+// waits, cannot take every connection. The next payment to begin is
+// refused with 429, nothing done (faultStore.slow).
 const MaxSlowAtOnce = 64
+
+// errTooManySlow is faultStore's error for a payment it would slow down
+// past MaxSlowAtOnce.
+var errTooManySlow = errors.New("idemhttp: as many requests are slowed down as may be")
 
 // Faults are what a request asks the server to do wrong, with the
 // Retrylab-Fault header: a comma-separated list of
@@ -138,8 +143,7 @@ type faults struct {
 	next    http.Handler
 	clock   idem.Clock
 	lease   time.Duration
-	crashes *crashes      // MaxCrashesPerAccount and MaxCrashes
-	slow    chan struct{} // a token per slow request served: MaxSlowAtOnce
+	crashes *crashes // MaxCrashesPerAccount and MaxCrashes
 }
 
 func (f faults) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -160,17 +164,6 @@ func (f faults) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if fs.LoseRequest {
 		lose(w, r, probRequestLost.answer("the request was lost on its way: nothing happened"))
 		return
-	}
-	if fs.Slow > 0 {
-		select {
-		case f.slow <- struct{}{}:
-			defer func() { <-f.slow }()
-		default:
-			a := probTooManySlow.answer("the server serves " + strconv.Itoa(MaxSlowAtOnce) + " slow requests at once, and has as many; nothing was done")
-			a.retryAfter = int(MaxSlow / time.Second) // by then every slow request now served is done
-			send(w, e, a)
-			return
-		}
 	}
 	r = r.WithContext(context.WithValue(r.Context(), injectionKey{}, &injection{Faults: fs}))
 	if fs.CrashAfterCharge {
@@ -290,14 +283,17 @@ type crash struct{}
 //   - unavailable: Charge refuses (ledger.ErrUnavailable) a payment no
 //     earlier claim had begun, so that nothing at all happened;
 //   - slow=MS: the first of Charge and SavePayment waits MS on the clock
-//     (or until its context is done);
+//     (or until its context is done); past MaxSlowAtOnce waiting, a
+//     payment no earlier claim had begun is refused (errTooManySlow,
+//     nothing charged) and any other goes on without waiting;
 //   - decline: Charge refuses (ledger.ErrDeclined), charging nothing;
 //   - crash-after-charge: once the card was charged, the checkpoint that
 //     records the charge is written, then the request dies (a panic of
 //     crash, which faults recovers).
 type faultStore struct {
 	ledger.Store
-	clock idem.Clock // what slow=MS waits on; the system's timers if nil
+	clock idem.Clock    // what slow=MS waits on; the system's timers if nil
+	slows chan struct{} // a token per request slowed down now: MaxSlowAtOnce
 }
 
 // Claim implements idem.Store, noting whether the claim begins the payment.
@@ -318,7 +314,7 @@ func (s faultStore) Charge(ctx context.Context, c ledger.Charge) (ledger.Charge,
 	if in.Unavailable && in.fresh {
 		return ledger.Charge{}, false, ledger.ErrUnavailable
 	}
-	if err := s.slow(ctx, in); err != nil {
+	if err := s.slow(ctx, in, in.fresh); err != nil {
 		return ledger.Charge{}, false, err
 	}
 	if in.Decline {
@@ -332,7 +328,7 @@ func (s faultStore) Charge(ctx context.Context, c ledger.Charge) (ledger.Charge,
 // SavePayment implements ledger.Ledger.
 func (s faultStore) SavePayment(ctx context.Context, p ledger.Payment) (ledger.Payment, error) {
 	if in := injectionOf(ctx); in != nil {
-		if err := s.slow(ctx, in); err != nil {
+		if err := s.slow(ctx, in, false); err != nil {
 			return ledger.Payment{}, err
 		}
 	}
@@ -355,12 +351,22 @@ type Sleeper interface {
 }
 
 // slow waits the request's slow=MS once, on the clock, or until ctx is
-// done.
-func (s faultStore) slow(ctx context.Context, in *injection) error {
+// done; if MaxSlowAtOnce requests wait already, it refuses
+// (errTooManySlow) when refuse is set, and does not wait otherwise.
+func (s faultStore) slow(ctx context.Context, in *injection, refuse bool) error {
 	if in.Slow <= 0 || in.slept {
 		return nil
 	}
 	in.slept = true
+	select {
+	case s.slows <- struct{}{}:
+		defer func() { <-s.slows }()
+	default:
+		if refuse {
+			return errTooManySlow
+		}
+		return nil
+	}
 	if sl, ok := s.clock.(Sleeper); ok {
 		return sl.Sleep(ctx, in.Slow)
 	}

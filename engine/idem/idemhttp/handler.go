@@ -368,6 +368,11 @@ func (h *Handler) pay(ctx context.Context, c *idem.Claim, req ledger.PaymentRequ
 		ch, _, err := h.Store.Charge(ctx, ledger.Charge{ID: newID("ch_"), Account: c.Account(), PaymentID: done.Payment,
 			Amount: req.Amount, Currency: req.Currency, Key: c.Key(), Created: h.clock().Now(), Fence: c.Fence()})
 		switch {
+		case errors.Is(err, errTooManySlow):
+			// Only a fresh payment is refused so: nothing charged.
+			a := probTooManySlow.answer("the server slows down " + strconv.Itoa(MaxSlowAtOnce) + " requests at once, and has as many; nothing was charged")
+			a.retryAfter = int(MaxSlow / time.Second) // by then every request slowed down now is past its wait
+			return a, idem.NothingHappened(err)
 		case errors.Is(err, ledger.ErrUnavailable) && fresh:
 			// Nobody reached the card network for this payment: nothing
 			// happened, and a retry may start afresh.

@@ -36,10 +36,10 @@ type Sandbox struct {
 // ServeHTTP implements http.Handler.
 func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.once.Do(func() {
-		var h http.Handler = &Handler{Store: faultStore{Store: s.Store, clock: s.Clock}, Clock: s.Clock, Lease: s.Lease, TTL: s.TTL}
+		fs := faultStore{Store: s.Store, clock: s.Clock, slows: make(chan struct{}, MaxSlowAtOnce)}
+		var h http.Handler = &Handler{Store: fs, Clock: s.Clock, Lease: s.Lease, TTL: s.TTL}
 		api := &Handler{Clock: s.Clock, Lease: s.Lease} // for its clock and lease, as the faults see them
-		h = faults{next: h, clock: api.clock(), lease: api.lease(), crashes: &crashes{},
-			slow: make(chan struct{}, MaxSlowAtOnce)}
+		h = faults{next: h, clock: api.clock(), lease: api.lease(), crashes: &crashes{}}
 		if s.Log != nil {
 			h = logging{next: h, log: s.Log}
 		}
