@@ -110,6 +110,7 @@ type Store struct {
 	db     *sql.DB
 	reader *sql.DB // Options.Reader, or db
 	notRun func(error) bool
+	turns  *turns // Options.Turns
 	d      Dialect
 	q      queries
 }
@@ -128,6 +129,11 @@ type Options struct {
 	// statement did not run at all (SQLite's SQLITE_BUSY): the store's
 	// error is then also ledger.ErrNotWritten.
 	NotRun func(error) bool
+	// Turns, if set, has the accounts take turns at db, one statement
+	// each (see turns), for a db that writes through one connection:
+	// one client's many writes then hold up another's by one statement
+	// each, not by all of theirs.
+	Turns bool
 }
 
 // New returns a store on db, which speaks d. The tables must exist: see
@@ -137,6 +143,9 @@ func New(db *sql.DB, d Dialect) *Store { return NewWith(db, d, Options{}) }
 // NewWith is New with o.
 func NewWith(db *sql.DB, d Dialect, o Options) *Store {
 	s := &Store{db: db, reader: o.Reader, notRun: o.NotRun, d: d}
+	if o.Turns {
+		s.turns = &turns{}
+	}
 	if s.reader == nil {
 		s.reader = db
 	}
@@ -174,6 +183,18 @@ func (s *Store) Migrate(ctx context.Context) error {
 
 // DB returns the store's database.
 func (s *Store) DB() *sql.DB { return s.db }
+
+// turn waits for account's turn at the writer, if the accounts take
+// turns, and returns the function that ends it.
+func (s *Store) turn(ctx context.Context, account string) (func(), error) {
+	if s.turns == nil {
+		return func() {}, nil
+	}
+	if err := s.turns.enter(ctx, account); err != nil {
+		return nil, err
+	}
+	return s.turns.leave, nil
+}
 
 // Reader returns the pool the store reads lists with: Options.Reader, or
 // DB.
@@ -302,8 +323,13 @@ const claimRetries = 8
 // Claim implements idem.Store.
 func (s *Store) Claim(ctx context.Context, rec idem.Record) (idem.Record, bool, error) {
 	for range claimRetries {
+		end, err := s.turn(ctx, rec.Account)
+		if err != nil {
+			return idem.Record{}, false, s.wrap("claim", err)
+		}
 		got, err := scanRecord(s.db.QueryRowContext(ctx, s.q.claim, rec.Account, rec.Key, rec.Fingerprint,
 			micros(rec.Created), micros(rec.ExpiresAt), micros(rec.LockedUntil), idem.FreshFence(rec.Created)))
+		end()
 		if err == nil {
 			return got, true, nil
 		}
@@ -321,7 +347,12 @@ func (s *Store) Claim(ctx context.Context, rec idem.Record) (idem.Record, bool, 
 
 // Get implements idem.Store.
 func (s *Store) Get(ctx context.Context, account, key string) (idem.Record, bool, error) {
+	end, err := s.turn(ctx, account)
+	if err != nil {
+		return idem.Record{}, false, s.wrap("get", err)
+	}
 	r, err := scanRecord(s.db.QueryRowContext(ctx, s.q.get, account, key))
+	end()
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return idem.Record{}, false, nil
@@ -337,23 +368,28 @@ func (s *Store) Complete(ctx context.Context, rec idem.Record) error {
 	if body == nil {
 		body = []byte{}
 	}
-	return s.held("complete", s.q.complete, ctx, rec.Account, rec.Key, rec.Fence, rec.Status, body, rec.RecoveryPoint, micros(rec.ExpiresAt))
+	return s.held("complete", s.q.complete, ctx, rec.Account, rec.Account, rec.Key, rec.Fence, rec.Status, body, rec.RecoveryPoint, micros(rec.ExpiresAt))
 }
 
 // Checkpoint implements idem.Store.
 func (s *Store) Checkpoint(ctx context.Context, rec idem.Record) error {
-	return s.held("checkpoint", s.q.checkpoint, ctx, rec.Account, rec.Key, rec.Fence, rec.RecoveryPoint)
+	return s.held("checkpoint", s.q.checkpoint, ctx, rec.Account, rec.Account, rec.Key, rec.Fence, rec.RecoveryPoint)
 }
 
 // Release implements idem.Store.
 func (s *Store) Release(ctx context.Context, rec idem.Record) error {
-	return s.held("release", s.q.release, ctx, rec.Account, rec.Key, rec.Fence)
+	return s.held("release", s.q.release, ctx, rec.Account, rec.Account, rec.Key, rec.Fence)
 }
 
 // held runs a statement that changes one in-flight record of a given
 // fence: no row changed means the claim is no longer held.
-func (s *Store) held(op, q string, ctx context.Context, args ...any) error {
+func (s *Store) held(op, q string, ctx context.Context, account string, args ...any) error {
+	end, err := s.turn(ctx, account)
+	if err != nil {
+		return s.wrap(op, err)
+	}
 	res, err := s.db.ExecContext(ctx, q, args...)
+	end()
 	if err != nil {
 		return s.wrap(op, err)
 	}
@@ -375,16 +411,28 @@ func (s *Store) held(op, q string, ctx context.Context, args ...any) error {
 // In-flight records are kept, however old. Each of the three statements
 // is one pass over its table.
 func (s *Store) Purge(ctx context.Context, now time.Time) (int64, error) {
-	res, err := s.db.ExecContext(ctx, s.q.purge, micros(now))
-	if err != nil {
-		return 0, s.wrap("purge", err)
-	}
-	for _, q := range []string{s.q.purgeCharges, s.q.purgePayments} {
-		if _, err := s.db.ExecContext(ctx, q); err != nil {
+	var n int64
+	for i, q := range []string{s.q.purge, s.q.purgeCharges, s.q.purgePayments} {
+		end, err := s.turn(ctx, "") // a turn of its own, as an account's
+		if err != nil {
 			return 0, s.wrap("purge", err)
 		}
+		var args []any
+		if i == 0 {
+			args = []any{micros(now)}
+		}
+		res, err := s.db.ExecContext(ctx, q, args...)
+		end()
+		if err != nil {
+			return 0, s.wrap("purge", err)
+		}
+		if i == 0 {
+			if n, err = res.RowsAffected(); err != nil {
+				return 0, s.wrap("purge", err)
+			}
+		}
 	}
-	return res.RowsAffected()
+	return n, nil
 }
 
 // Abandoned implements idem.Store, on the reader's pool.
@@ -418,7 +466,12 @@ func scanCharge(row scanner) (ledger.Charge, error) {
 
 // Charge implements ledger.Ledger.
 func (s *Store) Charge(ctx context.Context, c ledger.Charge) (ledger.Charge, bool, error) {
+	end, err := s.turn(ctx, c.Account)
+	if err != nil {
+		return ledger.Charge{}, false, s.wrap("charge", err)
+	}
 	got, err := scanCharge(s.db.QueryRowContext(ctx, s.q.charge, c.ID, c.Account, c.PaymentID, c.Amount, c.Currency, c.Key, micros(c.Created), c.Fence))
+	end()
 	if err == nil {
 		return got, true, nil
 	}
@@ -427,7 +480,11 @@ func (s *Store) Charge(ctx context.Context, c ledger.Charge) (ledger.Charge, boo
 	}
 	// Either the payment was charged already, and that charge stands, or
 	// the claim was lost and nothing may be charged.
+	if end, err = s.turn(ctx, c.Account); err != nil {
+		return ledger.Charge{}, false, s.wrap("charge", err)
+	}
 	got, err = scanCharge(s.db.QueryRowContext(ctx, s.q.chargeOf, c.PaymentID))
+	end()
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return ledger.Charge{}, false, idem.ErrNotHeld
@@ -439,7 +496,7 @@ func (s *Store) Charge(ctx context.Context, c ledger.Charge) (ledger.Charge, boo
 
 // ChargeOf implements ledger.Ledger.
 func (s *Store) ChargeOf(ctx context.Context, account, paymentID string) (ledger.Charge, bool, error) {
-	c, err := scanCharge(s.db.QueryRowContext(ctx, s.q.chargeFor, paymentID, account))
+	c, err := scanCharge(s.reader.QueryRowContext(ctx, s.q.chargeFor, paymentID, account))
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return ledger.Charge{}, false, nil
@@ -459,10 +516,19 @@ func scanPayment(row scanner) (ledger.Payment, error) {
 
 // SavePayment implements ledger.Ledger.
 func (s *Store) SavePayment(ctx context.Context, p ledger.Payment) (ledger.Payment, error) {
+	end, err := s.turn(ctx, p.Account)
+	if err != nil {
+		return ledger.Payment{}, s.wrap("save payment", err)
+	}
 	got, err := scanPayment(s.db.QueryRowContext(ctx, s.q.save, p.ID, p.Account, p.Amount, p.Currency, p.Status, p.ChargeID, p.Key, micros(p.Created), p.Fence))
+	end()
 	if errors.Is(err, sql.ErrNoRows) {
 		// Saved already, or the claim was lost.
+		if end, err = s.turn(ctx, p.Account); err != nil {
+			return ledger.Payment{}, s.wrap("save payment", err)
+		}
 		got, err = scanPayment(s.db.QueryRowContext(ctx, s.q.paymentID, p.ID))
+		end()
 		if errors.Is(err, sql.ErrNoRows) {
 			return ledger.Payment{}, idem.ErrNotHeld
 		}

@@ -19,7 +19,8 @@ import (
 //
 // It writes through one connection: SQLite lets one writer in at a time
 // anyway, and a single connection queues the statements in Go instead of
-// making them wait on SQLite's busy lock. It reads what the API lists
+// making them wait on SQLite's busy lock, the accounts taking turns at
+// it a statement each (sqlstore.Options.Turns). It reads what the API lists
 // through a pool of Readers more (sqlstore.Options.Reader), which the
 // write-ahead log lets read while the writer writes: a long list never
 // holds up a payment, nor a payment a list. busy_timeout comes first, so
@@ -57,7 +58,7 @@ func Open(ctx context.Context, path string) (*sqlstore.Store, error) {
 	}
 	reader.SetMaxOpenConns(Readers)
 	reader.SetMaxIdleConns(Readers)
-	return sqlstore.NewWith(db, sqlstore.SQLite, sqlstore.Options{Reader: reader, NotRun: notRun}), nil
+	return sqlstore.NewWith(db, sqlstore.SQLite, sqlstore.Options{Reader: reader, NotRun: notRun, Turns: true}), nil
 }
 
 // Readers is how many connections read lists at once: 4, twice the cores
