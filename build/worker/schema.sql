@@ -43,3 +43,7 @@ CREATE TABLE IF NOT EXISTS charges (
 );
 
 CREATE INDEX IF NOT EXISTS charges_account_created ON charges (account, created);
+
+CREATE INDEX IF NOT EXISTS charges_key ON charges (account, idem_key);
+
+CREATE INDEX IF NOT EXISTS payments_key ON payments (account, idem_key);

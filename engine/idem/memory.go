@@ -82,9 +82,6 @@ type MemoryStore struct {
 	byDone   accountHeap
 	// inFlight are the keys of the in-flight records.
 	inFlight map[storeKey]struct{}
-	// past are the expired records new claims replaced since the last
-	// purge.
-	past []Record
 }
 
 // account is what a MemoryStore knows of one account's records.
@@ -132,10 +129,9 @@ func (m *MemoryStore) AccountShare() int {
 }
 
 // OnDrop sets a function called, with the store locked, with the records
-// that each Purge, or a full store making room, drops; and, at the next
-// Purge, with each expired record a new claim of its key replaced (its
-// key's past life): what hangs on a record's key and came before its
-// ExpiresAt goes with it.
+// that each Purge, or a full store making room, drops: what hangs on a
+// record's key and came before its ExpiresAt (its life's, and the past
+// lives' of a key claimed again after expiring) goes with it.
 func (m *MemoryStore) OnDrop(f func([]Record)) {
 	m.mu.Lock()
 	m.dropped = f
@@ -173,9 +169,6 @@ func (m *MemoryStore) Claim(ctx context.Context, rec Record) (Record, bool, erro
 	}
 	switch {
 	case !ok || old.State == Done && !old.ExpiresAt.After(now):
-		if ok {
-			m.past = append(m.past, old) // for the next purge to drop what its life made
-		}
 		rec.State = InFlight
 		rec.Status, rec.Body, rec.RecoveryPoint = 0, nil, ""
 		rec.Fence = max(FreshFence(now), old.Fence+1)
@@ -469,8 +462,6 @@ func (m *MemoryStore) purge(now time.Time) int64 {
 		}
 	}
 	n := int64(len(gone))
-	gone = append(gone, m.past...)
-	m.past = nil
 	if len(gone) > 0 && m.dropped != nil {
 		m.dropped(gone)
 	}

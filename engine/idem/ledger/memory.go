@@ -55,11 +55,10 @@ func NewMemoryStore() *MemoryStore {
 }
 
 // forget drops what the dropped records' keys made before each record's
-// ExpiresAt: all a dropped record's life made, and none of a later life
-// of its key (a past life is dropped at the purge after its key was
-// claimed again). Called by the key store, locked, once per purge or
-// eviction. Each account's list is compacted once, however many of its
-// charges go.
+// ExpiresAt: what its life made, and its key's past lives, if it was
+// claimed again after expiring; never a later life's. Called by the key
+// store, locked, once per purge or eviction. Each account's list is
+// compacted once, however many of its charges go.
 func (m *MemoryStore) forget(recs []idem.Record) {
 	m.mu.Lock()
 	defer m.mu.Unlock()

@@ -102,6 +102,9 @@ func (d Dialect) Schema() []string {
   created    BIGINT NOT NULL
 )`,
 		`CREATE INDEX IF NOT EXISTS charges_account_created ON charges (account, created)`,
+		// What a key made, for the purge to delete with it.
+		`CREATE INDEX IF NOT EXISTS charges_key ON charges (account, idem_key)`,
+		`CREATE INDEX IF NOT EXISTS payments_key ON payments (account, idem_key)`,
 	}
 }
 
@@ -257,13 +260,14 @@ const (
 	completeSQL   = `UPDATE idempotency_keys SET state = 'done', status = $4, body = $5, recovery_point = $6, expires_at = $7 WHERE account = $1 AND idem_key = $2 AND state = 'in-flight' AND fence = $3`
 	checkpointSQL = `UPDATE idempotency_keys SET recovery_point = $4 WHERE account = $1 AND idem_key = $2 AND state = 'in-flight' AND fence = $3`
 	releaseSQL    = `DELETE FROM idempotency_keys WHERE account = $1 AND idem_key = $2 AND state = 'in-flight' AND fence = $3`
-	purgeSQL      = `DELETE FROM idempotency_keys WHERE state = 'done' AND expires_at <= $1`
-	// purgeLedgerSQL deletes from {table} (charges or payments) the rows
-	// no present life of a key made: a life's claim is no later than
-	// what it made, so a row older than its key's claim is a past life's.
-	purgeLedgerSQL = `DELETE FROM {table} WHERE NOT EXISTS (SELECT 1 FROM idempotency_keys k
-  WHERE k.account = {table}.account AND k.idem_key = {table}.idem_key AND k.created <= {table}.created)`
-	abandonedSQL = `SELECT ` + recordCols + ` FROM idempotency_keys WHERE state = 'in-flight' AND locked_until <= $1 ORDER BY locked_until LIMIT $2`
+	purgeSQL      = `DELETE FROM idempotency_keys WHERE (account, idem_key) IN (` + expiredSQL + `)`
+	// expiredSQL is a batch of the done keys expired by $1, the earliest
+	// first, at most $2 of them.
+	expiredSQL = `SELECT account, idem_key FROM idempotency_keys WHERE state = 'done' AND expires_at <= $1 ORDER BY expires_at LIMIT $2`
+	// purgeLedgerSQL deletes from {table} (charges or payments) what a
+	// batch of expired keys made, before purgeSQL deletes the keys.
+	purgeLedgerSQL = `DELETE FROM {table} WHERE (account, idem_key) IN (` + expiredSQL + `)`
+	abandonedSQL   = `SELECT ` + recordCols + ` FROM idempotency_keys WHERE state = 'in-flight' AND locked_until <= $1 ORDER BY locked_until LIMIT $2`
 
 	chargeCols = `id, account, payment_id, amount, currency, idem_key, created`
 	// The casts tell PostgreSQL the parameters' types, which a SELECT list
@@ -403,37 +407,43 @@ func (s *Store) held(op, q string, ctx context.Context, account string, args ...
 	return nil
 }
 
-// Purge deletes the done records that expired by now, and the payments
-// and charges that no key's present life made (their key expired and was
-// deleted, or claimed afresh since), and returns how many keys it
-// deleted. Expired records are harmless (a claim replaces them), so this
-// only keeps the tables from growing: they hold what the live keys made.
-// In-flight records are kept, however old. Each of the three statements
-// is one pass over its table.
+// Purge deletes the done records that expired by now, with the payments
+// and charges their keys made, and returns how many records it deleted.
+// Expired records are harmless (a claim replaces them), so this only
+// keeps the tables from growing: they hold what the live keys made (and
+// the past lives of a key claimed again after it expired, which go with
+// it). In-flight records are kept, however old. It deletes purgeBatch
+// keys at a time, the earliest expired first, each batch in three
+// statements (charges, payments, keys) that each take a turn at the
+// writer, so that no statement holds it long, however much expired.
 func (s *Store) Purge(ctx context.Context, now time.Time) (int64, error) {
-	var n int64
-	for i, q := range []string{s.q.purge, s.q.purgeCharges, s.q.purgePayments} {
-		end, err := s.turn(ctx, "") // a turn of its own, as an account's
-		if err != nil {
-			return 0, s.wrap("purge", err)
-		}
-		var args []any
-		if i == 0 {
-			args = []any{micros(now)}
-		}
-		res, err := s.db.ExecContext(ctx, q, args...)
-		end()
-		if err != nil {
-			return 0, s.wrap("purge", err)
-		}
-		if i == 0 {
+	var total int64
+	for {
+		var n int64
+		for _, q := range []string{s.q.purgeCharges, s.q.purgePayments, s.q.purge} {
+			end, err := s.turn(ctx, "") // a turn of its own, as an account's
+			if err != nil {
+				return total, s.wrap("purge", err)
+			}
+			res, err := s.db.ExecContext(ctx, q, micros(now), purgeBatch)
+			end()
+			if err != nil {
+				return total, s.wrap("purge", err)
+			}
 			if n, err = res.RowsAffected(); err != nil {
-				return 0, s.wrap("purge", err)
+				return total, s.wrap("purge", err)
 			}
 		}
+		total += n
+		if n < purgeBatch {
+			return total, nil
+		}
 	}
-	return n, nil
 }
+
+// purgeBatch is how many expired keys Purge deletes in one statement:
+// 500, a few milliseconds of SQLite's time with their ledger rows.
+const purgeBatch = 500
 
 // Abandoned implements idem.Store, on the reader's pool.
 func (s *Store) Abandoned(ctx context.Context, now time.Time, limit int) ([]idem.Record, error) {

@@ -592,9 +592,9 @@ type purger interface {
 
 // Purge deletes the expired keys and, with them, the payments and the
 // charges they made: what a store holds is what its live keys made, so
-// that it is bounded as its keys are. A live key's are kept, and so are a
-// key's of its present life when it was claimed again after expiring;
-// its past life's go.
+// that it is bounded as its keys are. A live key's are kept, those of
+// its past lives too if it was claimed again after expiring (they go
+// with it).
 func testPurgeForgetsTheLedger(t *testing.T, s ledger.Store) {
 	p, ok := s.(purger)
 	if !ok {
@@ -619,8 +619,8 @@ func testPurgeForgetsTheLedger(t *testing.T, s ledger.Store) {
 	pay("k_again", "first", T0)
 	pay("k_again", "second", T0.Add(2*time.Hour)) // k_again's first life expired at T0+1h
 	pay("k_live", "live", T0.Add(2*time.Hour))
-	if _, err := p.Purge(ctx, T0.Add(2*time.Hour)); err != nil {
-		t.Fatal(err)
+	if n, err := p.Purge(ctx, T0.Add(2*time.Hour)); err != nil || n != 1 {
+		t.Fatalf("Purge = %d, %v; want k_old's record deleted", n, err)
 	}
 	list, _, err := s.Charges(ctx, "acct_1", ledger.Page{Limit: 10})
 	var ids []string
@@ -628,12 +628,19 @@ func testPurgeForgetsTheLedger(t *testing.T, s ledger.Store) {
 		ids = append(ids, c.ID)
 	}
 	slices.Sort(ids)
-	if err != nil || strings.Join(ids, ",") != "ch_live,ch_second" {
-		t.Fatalf("charges after the purge: %v, %v; want ch_live,ch_second", ids, err)
+	if err != nil || strings.Join(ids, ",") != "ch_first,ch_live,ch_second" {
+		t.Fatalf("charges after the purge: %v, %v; want ch_first,ch_live,ch_second", ids, err)
 	}
-	for id, want := range map[string]bool{"pay_old": false, "pay_first": false, "pay_second": true, "pay_live": true} {
+	for id, want := range map[string]bool{"pay_old": false, "pay_first": true, "pay_second": true, "pay_live": true} {
 		if _, ok, err := s.Payment(ctx, "acct_1", id); err != nil || ok != want {
 			t.Errorf("payment %s after the purge: %v, %v; want kept %v", id, ok, err, want)
 		}
+	}
+	// Once k_again expires, what both its lives made goes with it.
+	if _, err := p.Purge(ctx, T0.Add(3*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if list, _, err := s.Charges(ctx, "acct_1", ledger.Page{Limit: 10}); err != nil || len(list) != 0 {
+		t.Fatalf("charges once every key expired: %v, %v; want none", list, err)
 	}
 }
