@@ -5,8 +5,8 @@ import (
 	"sync"
 )
 
-// turns hands a database whose writes go through one connection
-// (SQLite's) to the accounts in turn: one statement of each account that
+// turns hands a pool of a few connections (SQLite's one writer, its
+// readers) to the accounts in turn: one statement of each account that
 // waits, round and round, each account's own in the order they came.
 // database/sql alone hands a freed connection to a waiter chosen at
 // random, so a client with a hundred payments under way would have a
@@ -14,8 +14,9 @@ import (
 // account waits for at most one statement of each other account that
 // waits, however many each sends.
 type turns struct {
+	slots   int // the pool's connections: how many turns run at once
 	mu      sync.Mutex
-	held    bool
+	held    int                        // turns running
 	waiting map[string][]chan struct{} // each account's waiters, first come first
 	ring    []string                   // the accounts waiting, in their turn's order
 }
@@ -23,8 +24,8 @@ type turns struct {
 // enter waits for account's turn, or for ctx to end.
 func (t *turns) enter(ctx context.Context, account string) error {
 	t.mu.Lock()
-	if !t.held {
-		t.held = true
+	if t.held < t.slots {
+		t.held++
 		t.mu.Unlock()
 		return nil
 	}
@@ -81,7 +82,7 @@ func (t *turns) leave() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if len(t.ring) == 0 {
-		t.held = false
+		t.held--
 		return
 	}
 	a := t.ring[0]
@@ -94,5 +95,5 @@ func (t *turns) leave() {
 	} else {
 		delete(t.waiting, a)
 	}
-	close(ch) // held stays true: the turn is handed over
+	close(ch) // held stays: the turn is handed over
 }

@@ -22,7 +22,7 @@ func (t *turns) waiters() int {
 // An account with many statements waiting takes one turn in each round:
 // another account's one statement comes after at most one of its.
 func TestTurnsGoRoundTheAccounts(t *testing.T) {
-	var tt turns
+	tt := turns{slots: 1}
 	ctx := context.Background()
 	if err := tt.enter(ctx, "busy"); err != nil { // the turn now running
 		t.Fatal(err)
@@ -54,7 +54,7 @@ func TestTurnsGoRoundTheAccounts(t *testing.T) {
 // A waiter whose context ends leaves the queue, and a turn handed to it
 // as it gave up goes on to the next.
 func TestTurnsGivenUp(t *testing.T) {
-	var tt turns
+	tt := turns{slots: 1}
 	tt.enter(context.Background(), "a")
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error)
@@ -65,7 +65,26 @@ func TestTurnsGivenUp(t *testing.T) {
 		t.Fatal("a waiter whose context ended got the turn")
 	}
 	tt.leave()
-	if err := tt.enter(context.Background(), "c"); err != nil || !tt.held {
+	if err := tt.enter(context.Background(), "c"); err != nil || tt.held != 1 {
 		t.Fatalf("after the one who gave up: %v", err)
+	}
+}
+
+// A pool of n connections runs n turns at once, and the next waits.
+func TestTurnsOfAPool(t *testing.T) {
+	tt := turns{slots: 3}
+	for i := range 3 {
+		if err := tt.enter(context.Background(), "a"); err != nil {
+			t.Fatalf("turn %d of 3: %v", i, err)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if err := tt.enter(ctx, "b"); err == nil {
+		t.Fatal("a fourth turn ran beside three, with three connections")
+	}
+	tt.leave()
+	if err := tt.enter(context.Background(), "b"); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -113,7 +113,8 @@ type Store struct {
 	db     *sql.DB
 	reader *sql.DB // Options.Reader, or db
 	notRun func(error) bool
-	turns  *turns // Options.Turns
+	turns  *turns // Options.Turns: db's
+	rturns *turns // and reader's
 	d      Dialect
 	q      queries
 }
@@ -132,11 +133,13 @@ type Options struct {
 	// statement did not run at all (SQLite's SQLITE_BUSY): the store's
 	// error is then also ledger.ErrNotWritten.
 	NotRun func(error) bool
-	// Turns, if set, has the accounts take turns at db, one statement
-	// each (see turns), for a db that writes through one connection:
-	// one client's many writes then hold up another's by one statement
-	// each, not by all of theirs.
-	Turns bool
+	// Turns, if set, has the accounts take turns at db and Reader, one
+	// statement each (see turns), for pools of a few connections:
+	// WriteConns and ReadConns (SQLite's one writer and its readers). One
+	// client's many statements then hold up another's by one each, not
+	// by all of theirs.
+	Turns                 bool
+	WriteConns, ReadConns int
 }
 
 // New returns a store on db, which speaks d. The tables must exist: see
@@ -147,7 +150,7 @@ func New(db *sql.DB, d Dialect) *Store { return NewWith(db, d, Options{}) }
 func NewWith(db *sql.DB, d Dialect, o Options) *Store {
 	s := &Store{db: db, reader: o.Reader, notRun: o.NotRun, d: d}
 	if o.Turns {
-		s.turns = &turns{}
+		s.turns, s.rturns = &turns{slots: max(o.WriteConns, 1)}, &turns{slots: max(o.ReadConns, 1)}
 	}
 	if s.reader == nil {
 		s.reader = db
@@ -190,13 +193,22 @@ func (s *Store) DB() *sql.DB { return s.db }
 // turn waits for account's turn at the writer, if the accounts take
 // turns, and returns the function that ends it.
 func (s *Store) turn(ctx context.Context, account string) (func(), error) {
-	if s.turns == nil {
+	return take(ctx, s.turns, account)
+}
+
+// readTurn is turn at the reader.
+func (s *Store) readTurn(ctx context.Context, account string) (func(), error) {
+	return take(ctx, s.rturns, account)
+}
+
+func take(ctx context.Context, t *turns, account string) (func(), error) {
+	if t == nil {
 		return func() {}, nil
 	}
-	if err := s.turns.enter(ctx, account); err != nil {
+	if err := t.enter(ctx, account); err != nil {
 		return nil, err
 	}
-	return s.turns.leave, nil
+	return t.leave, nil
 }
 
 // Reader returns the pool the store reads lists with: Options.Reader, or
@@ -447,6 +459,11 @@ const purgeBatch = 500
 
 // Abandoned implements idem.Store, on the reader's pool.
 func (s *Store) Abandoned(ctx context.Context, now time.Time, limit int) ([]idem.Record, error) {
+	end, err := s.readTurn(ctx, "")
+	if err != nil {
+		return nil, s.wrap("abandoned", err)
+	}
+	defer end()
 	rows, err := s.reader.QueryContext(ctx, s.q.abandoned, micros(now), limit)
 	if err != nil {
 		return nil, s.wrap("abandoned", err)
@@ -506,7 +523,12 @@ func (s *Store) Charge(ctx context.Context, c ledger.Charge) (ledger.Charge, boo
 
 // ChargeOf implements ledger.Ledger.
 func (s *Store) ChargeOf(ctx context.Context, account, paymentID string) (ledger.Charge, bool, error) {
+	end, err := s.readTurn(ctx, account)
+	if err != nil {
+		return ledger.Charge{}, false, s.wrap("charge of", err)
+	}
 	c, err := scanCharge(s.reader.QueryRowContext(ctx, s.q.chargeFor, paymentID, account))
+	end()
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return ledger.Charge{}, false, nil
@@ -551,7 +573,12 @@ func (s *Store) SavePayment(ctx context.Context, p ledger.Payment) (ledger.Payme
 
 // Payment implements ledger.Ledger.
 func (s *Store) Payment(ctx context.Context, account, id string) (ledger.Payment, bool, error) {
+	end, err := s.readTurn(ctx, account)
+	if err != nil {
+		return ledger.Payment{}, false, s.wrap("payment", err)
+	}
 	p, err := scanPayment(s.reader.QueryRowContext(ctx, s.q.payment, id, account))
+	end()
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return ledger.Payment{}, false, nil
@@ -565,6 +592,11 @@ func (s *Store) Payment(ctx context.Context, account, id string) (ledger.Payment
 // page.Limit+1 rows (the one more says whether more follow), however many
 // the account has, on the reader's pool.
 func (s *Store) Charges(ctx context.Context, account string, page ledger.Page) ([]ledger.Charge, bool, error) {
+	end, err := s.readTurn(ctx, account)
+	if err != nil {
+		return nil, false, s.wrap("charges", err)
+	}
+	defer end()
 	created, seq := int64(math.MaxInt64), int64(math.MaxInt64)
 	if page.StartingAfter != "" {
 		err := s.reader.QueryRowContext(ctx, s.q.cursor, page.StartingAfter, account).Scan(&created, &seq)

@@ -19,11 +19,11 @@ import (
 //
 // It writes through one connection: SQLite lets one writer in at a time
 // anyway, and a single connection queues the statements in Go instead of
-// making them wait on SQLite's busy lock, the accounts taking turns at
-// it a statement each (sqlstore.Options.Turns). It reads what the API lists
+// making them wait on SQLite's busy lock. It reads what the API lists
 // through a pool of Readers more (sqlstore.Options.Reader), which the
 // write-ahead log lets read while the writer writes: a long list never
-// holds up a payment, nor a payment a list. busy_timeout comes first, so
+// holds up a payment, nor a payment a list. At each, the accounts take
+// turns, a statement each (sqlstore.Options.Turns). busy_timeout comes first, so
 // that every statement after it, the switch to a write-ahead log and the
 // schema included, waits up to 5 s for another process's lock (a second
 // server started at the same moment on a new file) instead of failing with
@@ -58,7 +58,8 @@ func Open(ctx context.Context, path string) (*sqlstore.Store, error) {
 	}
 	reader.SetMaxOpenConns(Readers)
 	reader.SetMaxIdleConns(Readers)
-	return sqlstore.NewWith(db, sqlstore.SQLite, sqlstore.Options{Reader: reader, NotRun: notRun, Turns: true}), nil
+	return sqlstore.NewWith(db, sqlstore.SQLite, sqlstore.Options{Reader: reader, NotRun: notRun,
+		Turns: true, WriteConns: 1, ReadConns: Readers}), nil
 }
 
 // Readers is how many connections read lists at once: 4, twice the cores
