@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -25,7 +26,8 @@ import (
 //     first: nothing of its request has been read;
 //  3. a connection whose handler still waits for its body, the longest
 //     at it first: the API reads the whole body before it claims the key,
-//     so nothing has been done;
+//     and the body of a connection closed so fails (watchedBody), so
+//     nothing has been done;
 //
 // and never one whose request runs (its body read, or none to read): a
 // payment under way is not cut off. When every connection runs a
@@ -211,16 +213,28 @@ func (l *conns) track(next http.Handler) http.Handler {
 }
 
 // watchedBody moves its connection to phaseRunning once it is read to
-// its end.
+// its end; and, if the connection was closed for a newcomer before then,
+// fails from then on, though the rest of the body may have come already:
+// the handler never sees the whole body, so it never claims a key for a
+// client that will never hear the answer.
 type watchedBody struct {
 	io.ReadCloser
 	c *conn
 }
 
+// errCutOff is a body's error once its connection was closed for another.
+var errCutOff = errors.New("the connection was closed for another before the body was read")
+
 func (b *watchedBody) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
-	if err == io.EOF {
-		b.c.set(phaseRunning)
+	c := b.c
+	c.l.mu.Lock()
+	defer c.l.mu.Unlock()
+	switch {
+	case c.phase == phaseGone:
+		return 0, errCutOff
+	case err == io.EOF && c.phase != phaseRunning:
+		c.phase, c.since = phaseRunning, time.Now()
 	}
 	return n, err
 }
