@@ -88,7 +88,7 @@ func apiFlags(fs *flag.FlagSet) *apiConfig {
 }
 
 func apiUsage(w io.Writer) {
-	fmt.Fprintln(w, "retrylab api [--addr localhost:8787] [--db retrylab.db | postgres://... | memory] [--lease 1m] [--ttl 24h]")
+	fmt.Fprintln(w, "retrylab api [--addr localhost:8787] [--db retrylab.db | sqlite:FILE | postgres://... | memory] [--lease 1m] [--ttl 24h]")
 	fmt.Fprintln(w, "serves the sandbox payments API (POST /v1/payments with Idempotency-Key) until Ctrl-C.")
 }
 
