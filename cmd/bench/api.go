@@ -117,15 +117,8 @@ func memoryBytesPerKey() (float64, error) {
 	store := ledger.NewMemoryStore()
 	h := &idemhttp.Sandbox{Store: store}
 	before := heapInUse()
-	for i := range idemMaxRecords {
-		req := httptest.NewRequest("POST", "/v1/payments", strings.NewReader(`{"amount":2500,"currency":"usd"}`))
-		req.Header.Set("Authorization", "Bearer sk_test_"+strconv.Itoa(i%10))
-		req.Header.Set("Idempotency-Key", fmt.Sprintf("8e03978e-40d5-43e8-bc93-%012d", i))
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, req)
-		if rec.Code != 201 {
-			return 0, fmt.Errorf("key %d: %d %s", i, rec.Code, rec.Body)
-		}
+	if err := payThrough(h, idemMaxRecords); err != nil {
+		return 0, err
 	}
 	after := heapInUse()
 	if n := store.Len(); n != idemMaxRecords {
@@ -133,6 +126,22 @@ func memoryBytesPerKey() (float64, error) {
 	}
 	runtime.KeepAlive(store)
 	return float64(after-before) / idemMaxRecords, nil
+}
+
+// payThrough pays n times through h, each with a new key of 41 bytes, over
+// 10 accounts.
+func payThrough(h http.Handler, n int) error {
+	for i := range n {
+		req := httptest.NewRequest("POST", "/v1/payments", strings.NewReader(`{"amount":2500,"currency":"usd"}`))
+		req.Header.Set("Authorization", "Bearer sk_test_"+strconv.Itoa(i%10))
+		req.Header.Set("Idempotency-Key", fmt.Sprintf("8e03978e-40d5-43e8-bc93-%012d", i))
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != 201 {
+			return fmt.Errorf("key %d: %d %s", i, rec.Code, rec.Body)
+		}
+	}
+	return nil
 }
 
 func heapInUse() int64 {
@@ -158,15 +167,8 @@ func sqliteBytesPerKey(ctx context.Context, tmp string) (float64, error) {
 		return 0, err
 	}
 	h := &idemhttp.Sandbox{Store: store}
-	for i := range n {
-		req := httptest.NewRequest("POST", "/v1/payments", strings.NewReader(`{"amount":2500,"currency":"usd"}`))
-		req.Header.Set("Authorization", "Bearer sk_test_"+strconv.Itoa(i%10))
-		req.Header.Set("Idempotency-Key", fmt.Sprintf("8e03978e-40d5-43e8-bc93-%012d", i))
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, req)
-		if rec.Code != 201 {
-			return 0, fmt.Errorf("key %d: %d %s", i, rec.Code, rec.Body)
-		}
+	if err := payThrough(h, n); err != nil {
+		return 0, err
 	}
 	if _, err := store.DB().ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
 		return 0, err
@@ -258,79 +260,48 @@ func (b *bench) soak(ctx context.Context, bin, db string, attacks, payments bool
 	// 2. Idle kept-alive connections, more than the cap: one GET each, then
 	// nothing, and again once the server closes them.
 	run("idle kept-alive connections (600)", 600, func(ctx context.Context, _ int, n *atomic.Int64) {
-		for ctx.Err() == nil {
-			c, err := dialCtx(ctx, addr)
-			if err != nil {
-				sleep(ctx, 50*time.Millisecond)
-				continue
-			}
-			n.Add(1)
-			c.SetDeadline(time.Now().Add(time.Minute))
+		connections(ctx, addr, n, 50*time.Millisecond, func(c net.Conn) {
 			io.WriteString(c, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
 			untilClosed(ctx, c)
-			sleep(ctx, 50*time.Millisecond)
-		}
+		})
 	})
 	// 3. A megabyte of small header fields per request.
 	fields := headerFields(1 << 20)
 	run("header floods (1 MB of fields)", 4, func(ctx context.Context, _ int, n *atomic.Int64) {
-		for ctx.Err() == nil {
-			c, err := dialCtx(ctx, addr)
-			if err != nil {
-				sleep(ctx, 10*time.Millisecond)
-				continue
-			}
-			n.Add(1)
-			c.SetDeadline(time.Now().Add(10 * time.Second))
+		connections(ctx, addr, n, 10*time.Millisecond, func(c net.Conn) {
 			c.Write(fields)
 			untilClosed(ctx, c)
-		}
+		})
 	})
 	// 4. Inputs an error could echo: a long path, a long member name.
 	member := `{"` + strings.Repeat("<", 65_000) + `":1}`
 	run("echo bait (long path, long member)", 2, func(ctx context.Context, i int, n *atomic.Int64) {
-		client := &http.Client{Timeout: 30 * time.Second}
-		for ctx.Err() == nil {
-			var req *http.Request
+		requests(ctx, n, func() *http.Request {
 			if i == 0 {
-				req, _ = http.NewRequestWithContext(ctx, "GET", base+"/v1/payments/"+strings.Repeat("<", 7000), nil)
-			} else {
-				req, _ = http.NewRequestWithContext(ctx, "POST", base+"/v1/payments", strings.NewReader(member))
-				req.Header.Set("Idempotency-Key", "echo")
+				req, _ := http.NewRequestWithContext(ctx, "GET", base+"/v1/payments/"+strings.Repeat("<", 7000), nil)
+				return req
 			}
-			req.Header.Set("Authorization", "Bearer attacker-echo")
-			if resp, err := client.Do(req); err == nil {
-				io.Copy(io.Discard, resp.Body)
-				resp.Body.Close()
-			}
-			n.Add(1)
-		}
+			req, _ := http.NewRequestWithContext(ctx, "POST", base+"/v1/payments", strings.NewReader(member))
+			req.Header.Set("Idempotency-Key", "echo")
+			return req
+		}, "attacker-echo")
 	})
 	// 5. Heads sent a byte a second, and bodies that stop short of their
 	// Content-Length.
 	run("half-sent heads and bodies (150)", 150, func(ctx context.Context, i int, n *atomic.Int64) {
-		for ctx.Err() == nil {
-			c, err := dialCtx(ctx, addr)
-			if err != nil {
-				sleep(ctx, 50*time.Millisecond)
-				continue
-			}
-			n.Add(1)
-			c.SetDeadline(time.Now().Add(time.Minute))
+		connections(ctx, addr, n, 50*time.Millisecond, func(c net.Conn) {
 			if i%3 == 0 {
 				io.WriteString(c, "POST /v1/payments HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer attacker-short\r\n"+
 					"Idempotency-Key: short\r\nContent-Length: 1000\r\n\r\n{\"amount\"")
 				untilClosed(ctx, c)
-			} else {
-				for _, ch := range []byte("GET / HTTP/1.1\r\nHost: x\r\nX-Slow: " + strings.Repeat("s", 100)) {
-					if _, err := c.Write([]byte{ch}); err != nil || !sleep(ctx, time.Second) {
-						break
-					}
+				return
+			}
+			for _, ch := range []byte("GET / HTTP/1.1\r\nHost: x\r\nX-Slow: " + strings.Repeat("s", 100)) {
+				if _, err := c.Write([]byte{ch}); err != nil || !sleep(ctx, time.Second) {
+					return
 				}
 			}
-			c.Close()
-			sleep(ctx, 50*time.Millisecond)
-		}
+		})
 	})
 	// 6. Slow payments, asking for the longest wait, many at once.
 	if payments {
@@ -348,16 +319,10 @@ func (b *bench) soak(ctx context.Context, bin, db string, attacks, payments bool
 	// a page of one each: what a COUNT(*) per list made cost the most.
 	if db == "sqlite" {
 		run("lists of 1 of 200,000 charges (64 at once)", 64, func(ctx context.Context, _ int, n *atomic.Int64) {
-			client := &http.Client{Timeout: 30 * time.Second}
-			for ctx.Err() == nil {
+			requests(ctx, n, func() *http.Request {
 				req, _ := http.NewRequestWithContext(ctx, "GET", base+"/v1/charges?limit=1", nil)
-				req.Header.Set("Authorization", "Bearer sk_test_big")
-				if resp, err := client.Do(req); err == nil {
-					io.Copy(io.Discard, resp.Body)
-					resp.Body.Close()
-				}
-				n.Add(1)
-			}
+				return req
+			}, "sk_test_big")
 		})
 	}
 
@@ -447,6 +412,36 @@ func goodClient(ctx context.Context, base string) (lat []float64, wrongs []strin
 		sleep(ctx, 50*time.Millisecond)
 	}
 	return lat, wrongs, retried
+}
+
+// connections dials addr again and again until ctx is done, pausing
+// between them, hands each connection to use, closes it after, and
+// counts them in n.
+func connections(ctx context.Context, addr string, n *atomic.Int64, pause time.Duration, use func(net.Conn)) {
+	for ctx.Err() == nil {
+		if c, err := dialCtx(ctx, addr); err == nil {
+			n.Add(1)
+			c.SetDeadline(time.Now().Add(time.Minute))
+			use(c)
+			c.Close()
+		}
+		sleep(ctx, pause)
+	}
+}
+
+// requests sends the requests newReq makes, as token, one after the
+// other until ctx is done, and counts them in n.
+func requests(ctx context.Context, n *atomic.Int64, newReq func() *http.Request, token string) {
+	client := &http.Client{Timeout: 30 * time.Second}
+	for ctx.Err() == nil {
+		req := newReq()
+		req.Header.Set("Authorization", "Bearer "+token)
+		if resp, err := client.Do(req); err == nil {
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}
+		n.Add(1)
+	}
 }
 
 // rawPay posts a payment and returns its status, 0 for none.

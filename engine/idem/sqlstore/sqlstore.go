@@ -201,6 +201,20 @@ func (s *Store) readTurn(ctx context.Context, account string) (func(), error) {
 	return take(ctx, s.rturns, account)
 }
 
+// row runs q, a statement of account's, on db at account's turn at t
+// (nil: no turns), and scans its one row.
+func row[T any](ctx context.Context, t *turns, account string, scan func(scanner) (T, error), db *sql.DB, q string, args ...any) (T, error) {
+	end, err := take(ctx, t, account)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	defer end()
+	return scan(db.QueryRowContext(ctx, q, args...))
+}
+
+// take waits for account's turn at t, if t is not nil, and returns the
+// function that ends it.
 func take(ctx context.Context, t *turns, account string) (func(), error) {
 	if t == nil {
 		return func() {}, nil
@@ -339,13 +353,8 @@ const claimRetries = 8
 // Claim implements idem.Store.
 func (s *Store) Claim(ctx context.Context, rec idem.Record) (idem.Record, bool, error) {
 	for range claimRetries {
-		end, err := s.turn(ctx, rec.Account)
-		if err != nil {
-			return idem.Record{}, false, s.wrap("claim", err)
-		}
-		got, err := scanRecord(s.db.QueryRowContext(ctx, s.q.claim, rec.Account, rec.Key, rec.Fingerprint,
-			micros(rec.Created), micros(rec.ExpiresAt), micros(rec.LockedUntil), idem.FreshFence(rec.Created)))
-		end()
+		got, err := row(ctx, s.turns, rec.Account, scanRecord, s.db, s.q.claim, rec.Account, rec.Key, rec.Fingerprint,
+			micros(rec.Created), micros(rec.ExpiresAt), micros(rec.LockedUntil), idem.FreshFence(rec.Created))
 		if err == nil {
 			return got, true, nil
 		}
@@ -363,12 +372,7 @@ func (s *Store) Claim(ctx context.Context, rec idem.Record) (idem.Record, bool, 
 
 // Get implements idem.Store.
 func (s *Store) Get(ctx context.Context, account, key string) (idem.Record, bool, error) {
-	end, err := s.turn(ctx, account)
-	if err != nil {
-		return idem.Record{}, false, s.wrap("get", err)
-	}
-	r, err := scanRecord(s.db.QueryRowContext(ctx, s.q.get, account, key))
-	end()
+	r, err := row(ctx, s.turns, account, scanRecord, s.db, s.q.get, account, key)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return idem.Record{}, false, nil
@@ -493,12 +497,7 @@ func scanCharge(row scanner) (ledger.Charge, error) {
 
 // Charge implements ledger.Ledger.
 func (s *Store) Charge(ctx context.Context, c ledger.Charge) (ledger.Charge, bool, error) {
-	end, err := s.turn(ctx, c.Account)
-	if err != nil {
-		return ledger.Charge{}, false, s.wrap("charge", err)
-	}
-	got, err := scanCharge(s.db.QueryRowContext(ctx, s.q.charge, c.ID, c.Account, c.PaymentID, c.Amount, c.Currency, c.Key, micros(c.Created), c.Fence))
-	end()
+	got, err := row(ctx, s.turns, c.Account, scanCharge, s.db, s.q.charge, c.ID, c.Account, c.PaymentID, c.Amount, c.Currency, c.Key, micros(c.Created), c.Fence)
 	if err == nil {
 		return got, true, nil
 	}
@@ -507,11 +506,7 @@ func (s *Store) Charge(ctx context.Context, c ledger.Charge) (ledger.Charge, boo
 	}
 	// Either the payment was charged already, and that charge stands, or
 	// the claim was lost and nothing may be charged.
-	if end, err = s.turn(ctx, c.Account); err != nil {
-		return ledger.Charge{}, false, s.wrap("charge", err)
-	}
-	got, err = scanCharge(s.db.QueryRowContext(ctx, s.q.chargeOf, c.PaymentID))
-	end()
+	got, err = row(ctx, s.turns, c.Account, scanCharge, s.db, s.q.chargeOf, c.PaymentID)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return ledger.Charge{}, false, idem.ErrNotHeld
@@ -523,12 +518,7 @@ func (s *Store) Charge(ctx context.Context, c ledger.Charge) (ledger.Charge, boo
 
 // ChargeOf implements ledger.Ledger.
 func (s *Store) ChargeOf(ctx context.Context, account, paymentID string) (ledger.Charge, bool, error) {
-	end, err := s.readTurn(ctx, account)
-	if err != nil {
-		return ledger.Charge{}, false, s.wrap("charge of", err)
-	}
-	c, err := scanCharge(s.reader.QueryRowContext(ctx, s.q.chargeFor, paymentID, account))
-	end()
+	c, err := row(ctx, s.rturns, account, scanCharge, s.reader, s.q.chargeFor, paymentID, account)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return ledger.Charge{}, false, nil
@@ -548,19 +538,10 @@ func scanPayment(row scanner) (ledger.Payment, error) {
 
 // SavePayment implements ledger.Ledger.
 func (s *Store) SavePayment(ctx context.Context, p ledger.Payment) (ledger.Payment, error) {
-	end, err := s.turn(ctx, p.Account)
-	if err != nil {
-		return ledger.Payment{}, s.wrap("save payment", err)
-	}
-	got, err := scanPayment(s.db.QueryRowContext(ctx, s.q.save, p.ID, p.Account, p.Amount, p.Currency, p.Status, p.ChargeID, p.Key, micros(p.Created), p.Fence))
-	end()
+	got, err := row(ctx, s.turns, p.Account, scanPayment, s.db, s.q.save, p.ID, p.Account, p.Amount, p.Currency, p.Status, p.ChargeID, p.Key, micros(p.Created), p.Fence)
 	if errors.Is(err, sql.ErrNoRows) {
 		// Saved already, or the claim was lost.
-		if end, err = s.turn(ctx, p.Account); err != nil {
-			return ledger.Payment{}, s.wrap("save payment", err)
-		}
-		got, err = scanPayment(s.db.QueryRowContext(ctx, s.q.paymentID, p.ID))
-		end()
+		got, err = row(ctx, s.turns, p.Account, scanPayment, s.db, s.q.paymentID, p.ID)
 		if errors.Is(err, sql.ErrNoRows) {
 			return ledger.Payment{}, idem.ErrNotHeld
 		}
@@ -573,12 +554,7 @@ func (s *Store) SavePayment(ctx context.Context, p ledger.Payment) (ledger.Payme
 
 // Payment implements ledger.Ledger.
 func (s *Store) Payment(ctx context.Context, account, id string) (ledger.Payment, bool, error) {
-	end, err := s.readTurn(ctx, account)
-	if err != nil {
-		return ledger.Payment{}, false, s.wrap("payment", err)
-	}
-	p, err := scanPayment(s.reader.QueryRowContext(ctx, s.q.payment, id, account))
-	end()
+	p, err := row(ctx, s.rturns, account, scanPayment, s.reader, s.q.payment, id, account)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return ledger.Payment{}, false, nil
