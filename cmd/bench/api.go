@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httptrace"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -80,7 +81,7 @@ func (b *bench) measureAPI(ctx context.Context) {
 			slow.Target = AtMost(soakSlowest, "≤ 1 s")
 		}
 		slow.Note = fmt.Sprintf("%d answers, p99 %s; %d sent again after their connection failed", s.answers, formatMs(s.p99), s.retried)
-		slow.Detail = map[string]any{"attacks": s.attacks, "wrong": s.wrongs}
+		slow.Detail = map[string]any{"attacks": s.attacks, "wrong": s.wrongs, "slowest": s.slowestWas}
 		wrong := measured("api", what+": the good client's wrong answers or failures", float64(s.wrong), "")
 		wrong.Target = AtMost(0, "0")
 		rss := measured("api", what+": the server's peak RSS under attack", float64(s.peakRSS), "bytes")
@@ -183,7 +184,8 @@ func sqliteBytesPerKey(ctx context.Context, tmp string) (float64, error) {
 // soakResult is what one soak measured.
 type soakResult struct {
 	answers         int
-	retried         int     // requests sent again after their connection failed
+	retried         int // requests sent again after their connection failed
+	slowestWas      slowAnswer
 	slowest, p99    float64 // ms
 	wrong           int
 	wrongs          []string // the first few, said
@@ -331,10 +333,10 @@ func (b *bench) soak(ctx context.Context, bin, db string, attacks, payments bool
 	rss := &rssWatch{pid: srv.Process.Pid}
 	go rss.run(sctx)
 	sleep(sctx, 2*time.Second)
-	lat, wrongs, retried := goodClient(sctx, base)
+	lat, wrongs, retried, slowest := goodClient(sctx, base)
 	wg.Wait()
 
-	res.answers, res.retried = len(lat), retried
+	res.answers, res.retried, res.slowestWas = len(lat), retried, slowest
 	if len(lat) == 0 {
 		return res, errors.New("the good client got no answer")
 	}
@@ -356,14 +358,21 @@ func (b *bench) soak(ctx context.Context, bin, db string, attacks, payments bool
 // requests it sent again after their connection failed (as a careful
 // client does: the payments with the same key). An answer's time
 // includes its second try.
-func goodClient(ctx context.Context, base string) (lat []float64, wrongs []string, retried int) {
+func goodClient(ctx context.Context, base string) (lat []float64, wrongs []string, retried int, slowest slowAnswer) {
 	client := &http.Client{Timeout: 30 * time.Second}
 	do := func(what string, want int, newReq func() *http.Request) []byte {
 		start := time.Now()
 		var resp *http.Response
 		var err error
+		fresh := 0 // connections dialled for it
+		trace := &httptrace.ClientTrace{GotConn: func(ci httptrace.GotConnInfo) {
+			if !ci.Reused {
+				fresh++
+			}
+		}}
 		for try := range 2 {
 			req := newReq()
+			req = req.WithContext(httptrace.WithClientTrace(req.Context(), trace))
 			req.Header.Set("Authorization", "Bearer sk_test_good")
 			if resp, err = client.Do(req); err == nil || ctx.Err() != nil {
 				break
@@ -375,7 +384,11 @@ func goodClient(ctx context.Context, base string) (lat []float64, wrongs []strin
 		if ctx.Err() != nil {
 			return nil // the soak ended under it
 		}
-		lat = append(lat, float64(time.Since(start).Microseconds())/1000)
+		took := float64(time.Since(start).Microseconds()) / 1000
+		lat = append(lat, took)
+		if took > slowest.Ms {
+			slowest = slowAnswer{what, took, fresh}
+		}
 		if err != nil {
 			wrongs = append(wrongs, what+": "+err.Error())
 			return nil
@@ -411,7 +424,15 @@ func goodClient(ctx context.Context, base string) (lat []float64, wrongs []strin
 		do("list the charges", 200, get("/v1/charges?limit=5"))
 		sleep(ctx, 50*time.Millisecond)
 	}
-	return lat, wrongs, retried
+	return lat, wrongs, retried, slowest
+}
+
+// slowAnswer is the good client's slowest: what it asked, in how long,
+// and on how many connections it had to dial (0: one kept alive).
+type slowAnswer struct {
+	What  string  `json:"what"`
+	Ms    float64 `json:"ms"`
+	Dials int     `json:"dials"`
 }
 
 // connections dials addr again and again until ctx is done, pausing
