@@ -69,7 +69,7 @@ def run(orders=1, relay_crash=True, inbox=True):
         seen.add(evt)
         emails += 1
         if inbox:
-            text = "BEGIN; INSERT inbox %s; send the email; COMMIT." % evt
+            text = "Send the email for %s, then INSERT inbox %s." % (evt, evt)
         else:
             text = "Send the email for %s." % evt
         say("email", "consumer", "", text, evt)

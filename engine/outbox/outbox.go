@@ -178,7 +178,7 @@ func say(e sim.Event) string {
 		return e.Ref + " is in the inbox already: skip it."
 	case Email:
 		if e.OK {
-			return "BEGIN; INSERT inbox " + e.Ref + "; send the email; COMMIT."
+			return "Send the email for " + e.Ref + ", then INSERT inbox " + e.Ref + "."
 		}
 		return "Send the email for " + e.Ref + "."
 	}
