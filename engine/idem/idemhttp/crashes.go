@@ -20,8 +20,9 @@ const (
 )
 
 // crashes counts the crashed claims whose leases have not ended, by
-// account, as the crashes happen on this server (a Worker, whose every
-// request runs in a fresh instance, counts none).
+// account, as the crashes happen in this process (a Worker's instances
+// count each their own: requests spread over them, so there it bounds
+// little).
 type crashes struct {
 	mu         sync.Mutex
 	until      []crash1 // by the end of their lease, earliest first
