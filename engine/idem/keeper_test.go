@@ -478,13 +478,15 @@ func TestMemoryStoreIsBounded(t *testing.T) {
 	}
 }
 
-// A full memory store makes room for a new key by dropping the oldest
-// finished key of the account that holds the most: an account holding
-// little always gets in, however many keys the others keep live, and an
-// account never loses a key while another holds more finished ones.
+// A full memory store that evicts (EvictLargest) makes room for a new
+// key by dropping the oldest finished key of the account that holds the
+// most: an account holding little always gets in, however many keys the
+// others keep live, and an account never loses a key while another holds
+// more finished ones.
 func TestMemoryStoreEvictsFromTheLargestAccount(t *testing.T) {
 	m := NewMemoryStore()
 	m.SetMax(10)
+	m.EvictLargest()
 	var dropped []string
 	m.OnDrop(func(rs []Record) {
 		for _, r := range rs {
@@ -527,10 +529,12 @@ func TestMemoryStoreEvictsFromTheLargestAccount(t *testing.T) {
 
 // One account cannot fill the store: past its share (a tenth of the
 // bound) its new keys are refused, with the time its oldest finished key
-// expires, and another account's still go in.
+// expires (which an evicting store knows), and another account's still
+// go in.
 func TestMemoryStoreAccountShare(t *testing.T) {
 	m := NewMemoryStore()
 	m.SetMax(20_000) // a share of 2,000
+	m.EvictLargest()
 	for i := range 2000 {
 		r, err := memClaim(m, "greedy", strconv.Itoa(i), t0)
 		if err != nil {

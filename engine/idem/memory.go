@@ -3,7 +3,6 @@ package idem
 import (
 	"context"
 	"errors"
-	"slices"
 	"sync"
 	"time"
 )
@@ -55,52 +54,45 @@ func (e *FullError) Is(target error) bool { return target == ErrFull }
 // atomic. It holds at most Max records (DefaultMaxRecords), an account at
 // most AccountShare of them. A claim of a new key that does not fit
 // first drops the records that have expired; then, if the store is still
-// full, the oldest finished record of the account that holds the most
-// finished records, so that an account holding little always gets in and
-// no account loses a live key while another holds more. An account at its
-// share is refused (FullError), as is every new key while all the
-// store's records are in flight. In-flight records are never dropped:
-// their work may have charged; they leave once finished (a takeover, or
-// a sweep of the abandoned ones: Abandoned). Purge drops the expired
-// records at any time.
+// full and EvictLargest was called, the oldest finished record of the
+// account that holds the most finished records, so that an account
+// holding little always gets in and no account loses a live key while
+// another holds more. An account at its share is refused (FullError), as
+// is a new key in a full store with nothing to drop. In-flight records
+// are never dropped: their work may have charged; they leave once
+// finished (a takeover, or a sweep of the abandoned ones: Abandoned).
+// Purge drops the expired records at any time.
 type MemoryStore struct {
 	mu      sync.Mutex
 	records map[storeKey]Record
 	// max is the bound (DefaultMaxRecords if zero).
 	max int
 	// nextExpiry is a lower bound on the ExpiresAt of every Done record:
-	// before then, nothing can be purged and a full store goes straight
-	// to dropping a live record instead of scanning every record.
+	// before then, nothing can be purged and a full store refuses a new
+	// key, or drops a live one, at once instead of scanning every record.
 	nextExpiry time.Time
 	// dropped, if set, is told (under the lock) of the records each
 	// purge or eviction drops, so that what hangs on their keys can go
 	// with them.
 	dropped func([]Record)
-	// accounts are the accounts holding records; byDone orders those
-	// holding finished ones, the most first.
-	accounts map[string]*account
-	byDone   accountHeap
-	// inFlight are the keys of the in-flight records.
-	inFlight map[storeKey]struct{}
+	// perAccount counts each account's records.
+	perAccount map[string]int
+	// evict, if set (EvictLargest), is told of every record stored and
+	// removed, and chooses the live record a full store drops.
+	evict evictor
 }
 
-// account is what a MemoryStore knows of one account's records.
-type account struct {
-	name    string
-	records int // held, in flight or done
-	done    int // held and done
-	// finished are the account's done records in the order they
-	// finished, oldest first, from head on; an entry whose record has
-	// since gone or changed is stale and skipped.
-	finished []finishedRef
-	head     int
-	index    int // in byDone; -1 when it holds no done record
-}
-
-// finishedRef names a done record by its key and expiry.
-type finishedRef struct {
-	key     string
-	expires time.Time
+// evictor chooses the live record a full MemoryStore drops, from what it
+// is told of the records stored and removed. Under the store's lock.
+type evictor interface {
+	stored(k storeKey, old Record, had bool, rec Record)
+	removed(k storeKey, r Record)
+	// drop drops the record m should, and reports whether there was one
+	// to drop.
+	drop(m *MemoryStore) bool
+	// earliest is when account's first finished record expires; zero if
+	// it has none.
+	earliest(account string, records map[storeKey]Record) time.Time
 }
 
 // storeKey keeps account and key apart: no choice of strings can make one
@@ -110,8 +102,7 @@ type storeKey struct{ account, key string }
 // NewMemoryStore returns an empty store that keeps at most
 // DefaultMaxRecords records.
 func NewMemoryStore() *MemoryStore {
-	return &MemoryStore{records: make(map[storeKey]Record), accounts: make(map[string]*account),
-		inFlight: make(map[storeKey]struct{})}
+	return &MemoryStore{records: make(map[storeKey]Record), perAccount: make(map[string]int)}
 }
 
 // SetMax bounds the store to max records (DefaultMaxRecords if max <= 0).
@@ -184,194 +175,53 @@ func (m *MemoryStore) Claim(ctx context.Context, rec Record) (Record, bool, erro
 }
 
 // makeRoom makes room for one more record of account, or says why it
-// cannot: the expired records go first, then (for a full store) the
-// oldest finished record of the account holding the most.
-func (m *MemoryStore) makeRoom(now time.Time, name string) error {
+// cannot: the expired records go first, then (for a full store that
+// evicts) the live one the evictor chooses.
+func (m *MemoryStore) makeRoom(now time.Time, account string) error {
 	share := accountShare(m.limit())
-	a := m.accounts[name]
-	held := func() int {
-		if a == nil {
-			return 0
-		}
-		return a.records
-	}
-	if len(m.records) < m.limit() && held() < share {
+	if len(m.records) < m.limit() && m.perAccount[account] < share {
 		return nil
 	}
 	if !now.Before(m.nextExpiry) {
 		m.purge(now)
-		a = m.accounts[name]
 	}
-	if held() >= share {
-		return &FullError{Account: true, Share: share, Free: a.earliestExpiry(m)}
+	if m.perAccount[account] >= share {
+		e := &FullError{Account: true, Share: share}
+		if m.evict != nil {
+			e.Free = m.evict.earliest(account, m.records)
+		}
+		return e
 	}
 	if len(m.records) < m.limit() {
 		return nil
 	}
-	if len(m.byDone) == 0 {
-		return &FullError{}
+	if m.evict != nil && m.evict.drop(m) {
+		return nil
 	}
-	m.evict(m.byDone[0])
-	return nil
-}
-
-// evict drops a's oldest finished record.
-func (m *MemoryStore) evict(a *account) {
-	k, r, ok := a.oldest(m)
-	if !ok {
-		return
-	}
-	m.remove(k, r)
-	if m.dropped != nil {
-		m.dropped([]Record{r})
-	}
-}
-
-// oldest returns a's oldest finished record, dropping the stale entries
-// before it.
-func (a *account) oldest(m *MemoryStore) (storeKey, Record, bool) {
-	for a.head < len(a.finished) {
-		f := a.finished[a.head]
-		k := storeKey{a.name, f.key}
-		if r, ok := m.records[k]; ok && r.State == Done && r.ExpiresAt.Equal(f.expires) {
-			return k, r, true
-		}
-		a.finished[a.head] = finishedRef{}
-		a.head++
-	}
-	return storeKey{}, Record{}, false
-}
-
-// earliestExpiry is when a's first finished record expires, zero if it
-// has none.
-func (a *account) earliestExpiry(m *MemoryStore) time.Time {
-	if _, r, ok := a.oldest(m); ok {
-		return r.ExpiresAt
-	}
-	return time.Time{}
+	return &FullError{}
 }
 
 // put stores rec under k, where old (if had) was, keeping the counts.
 func (m *MemoryStore) put(k storeKey, old Record, had bool, rec Record) {
-	a := m.account(k.account)
-	if had {
-		m.leave(a, k, old)
-	} else {
-		a.records++
+	if !had {
+		m.perAccount[k.account]++
 	}
 	m.records[k] = rec
-	m.enter(a, k, rec)
-}
-
-// enter counts rec, just stored under k, in its state.
-func (m *MemoryStore) enter(a *account, k storeKey, rec Record) {
-	if rec.State == InFlight {
-		m.inFlight[k] = struct{}{}
-		return
+	if m.evict != nil {
+		m.evict.stored(k, old, had, rec)
 	}
-	a.done++
-	a.finished = append(a.finished, finishedRef{k.key, rec.ExpiresAt})
-	m.byDone.update(a)
-}
-
-// leave uncounts old, the record under k, from its state.
-func (m *MemoryStore) leave(a *account, k storeKey, old Record) {
-	if old.State == InFlight {
-		delete(m.inFlight, k)
-		return
-	}
-	a.done--
-	m.byDone.update(a)
-	if a.head > len(a.finished)/2 { // compact once half is spent: amortised O(1)
-		a.finished = append(a.finished[:0], a.finished[a.head:]...)
-		a.head = 0
-	}
-}
-
-// account returns the account named, made if new.
-func (m *MemoryStore) account(name string) *account {
-	a := m.accounts[name]
-	if a == nil {
-		a = &account{name: name, index: -1}
-		m.accounts[name] = a
-	}
-	return a
 }
 
 // remove deletes k's record r, keeping the counts.
 func (m *MemoryStore) remove(k storeKey, r Record) {
-	a := m.accounts[k.account]
 	delete(m.records, k)
-	m.leave(a, k, r)
-	if a.records--; a.records == 0 {
-		m.byDone.remove(a)
-		delete(m.accounts, k.account)
+	if n := m.perAccount[k.account] - 1; n > 0 {
+		m.perAccount[k.account] = n
+	} else {
+		delete(m.perAccount, k.account)
 	}
-}
-
-// accountHeap is a max-heap of accounts by their done records, each
-// knowing its index: the account to evict from is at [0].
-type accountHeap []*account
-
-// update puts a where its done count places it, in or out of the heap.
-func (h *accountHeap) update(a *account) {
-	switch {
-	case a.done == 0:
-		h.remove(a)
-	case a.index < 0:
-		a.index = len(*h)
-		*h = append(*h, a)
-		h.up(a.index)
-	default:
-		h.up(a.index)
-		h.down(a.index)
-	}
-}
-
-func (h *accountHeap) remove(a *account) {
-	i := a.index
-	if i < 0 {
-		return
-	}
-	last := len(*h) - 1
-	h.swap(i, last)
-	*h = (*h)[:last]
-	a.index = -1
-	if i < last {
-		h.up(i)
-		h.down(i)
-	}
-}
-
-func (h accountHeap) swap(i, j int) {
-	h[i], h[j] = h[j], h[i]
-	h[i].index, h[j].index = i, j
-}
-
-func (h accountHeap) up(i int) {
-	for i > 0 {
-		p := (i - 1) / 2
-		if h[p].done >= h[i].done {
-			return
-		}
-		h.swap(i, p)
-		i = p
-	}
-}
-
-func (h accountHeap) down(i int) {
-	for {
-		big := i
-		for _, c := range []int{2*i + 1, 2*i + 2} {
-			if c < len(h) && h[c].done > h[big].done {
-				big = c
-			}
-		}
-		if big == i {
-			return
-		}
-		h.swap(i, big)
-		i = big
+	if m.evict != nil {
+		m.evict.removed(k, r)
 	}
 }
 
@@ -492,16 +342,29 @@ func (m *MemoryStore) Abandoned(ctx context.Context, now time.Time, limit int) (
 		return nil, err
 	}
 	m.mu.Lock()
+	defer m.mu.Unlock()
+	// The earliest limit, kept in order as they are found: one pass over
+	// every record (a sweep's every few seconds), and an insertion, which
+	// costs the page's WebAssembly module, which holds this store, far
+	// less code than a sort of Records or a set of the in-flight keys
+	// would.
 	var out []Record
-	for k := range m.inFlight {
-		if r := m.records[k]; !r.LockedUntil.After(now) {
-			out = append(out, clone(r))
+	for _, r := range m.records {
+		if r.State != InFlight || r.LockedUntil.After(now) {
+			continue
 		}
-	}
-	m.mu.Unlock()
-	slices.SortFunc(out, func(a, b Record) int { return a.LockedUntil.Compare(b.LockedUntil) })
-	if len(out) > limit {
-		out = out[:limit]
+		i := len(out)
+		for i > 0 && r.LockedUntil.Before(out[i-1].LockedUntil) {
+			i--
+		}
+		if i >= limit {
+			continue
+		}
+		if len(out) < limit {
+			out = append(out, Record{})
+		}
+		copy(out[i+1:], out[i:])
+		out[i] = clone(r)
 	}
 	return out, nil
 }

@@ -10,10 +10,11 @@ import (
 	"github.com/retrylab/retrylab/engine/idem"
 )
 
-// MemoryStore is a Store in memory: idem.MemoryStore for the keys and a
-// ledger indexed by account beside it. It is bounded as the keys are
-// (idem.MemoryStore's Max): a key's payments and charges are forgotten
-// when its record expires and is dropped. Charges are fenced through the
+// MemoryStore is a Store in memory: idem.MemoryStore for the keys, which
+// a full store makes room in by evicting (idem.MemoryStore.EvictLargest),
+// and a ledger indexed by account beside it. It is bounded as the keys
+// are (idem.MemoryStore's Max): a key's payments and charges are
+// forgotten when its record is dropped. Charges are fenced through the
 // key store's lock (idem.MemoryStore.Fenced), so the check and the write
 // are one step. It is safe for concurrent use.
 type MemoryStore struct {
@@ -51,6 +52,7 @@ func NewMemoryStore() *MemoryStore {
 		byKey:       make(map[accountKey]keyLedger),
 	}
 	m.MemoryStore.OnDrop(m.forget)
+	m.MemoryStore.EvictLargest()
 	return m
 }
 
