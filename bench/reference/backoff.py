@@ -1,4 +1,4 @@
-"""The thundering herd of SIMULATORS.md section 3, one call at a time.
+"""The thundering herd of engine/backoff, one call at a time.
 
 1,000 clients call at t = 0. The server works in 100 ms slots and answers 50
 calls per slot; a call beyond a slot's 50 fails, and its client waits per

@@ -1,4 +1,4 @@
-"""The retry budget of SIMULATORS.md section 4, written out plainly.
+"""The retry budget of engine/budget, written out plainly.
 
 A token bucket: every request earns `ratio` of a token (capped at the bank,
 which starts full), a retry spends one and may not empty the bucket. The

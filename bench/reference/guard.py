@@ -1,4 +1,4 @@
-"""The concurrent-duplicates guard of SIMULATORS.md section 2, step by step.
+"""The concurrent-duplicates guard of engine/guard, step by step.
 
 N identical requests with one idempotency key arrive at once and run in
 lockstep: one step each per round, round after round, until all have
@@ -181,7 +181,7 @@ def run(strategy="check-then-insert", n=20):
     retry = follow("retry", AMOUNT)
     other = follow("other", OTHER_AMOUNT)
     return {"rows": rows, "charges": m.charges, "replayed": replayed,
-            "statuses": ", ".join("%d: %d" % (s, statuses[s]) for s in sorted(statuses)),
+            "statuses": {str(s): statuses[s] for s in sorted(statuses)},
             "retry_status": retry["status"], "other_status": other["status"],
             "events": len(m.trace), "last_event": m.trace[-1][4]}
 

@@ -1,4 +1,4 @@
-"""The Redis recipe for idempotency keys of SIMULATORS.md section 7.
+"""The Redis recipe for idempotency keys of engine/lock (its package documentation).
 
 Identical requests with one key, from senders that retry: each sends,
 waits up to the timeout for an answer, and after a timeout, a 409 or a 503

@@ -1,4 +1,4 @@
-"""Webhook events out of order and twice, SIMULATORS.md section 6.
+"""Webhook events out of order and twice, engine/ordering.
 
 A subscription moves from starter (evt_1, at t = 0) to pro (evt_2, at
 t = 60 s), but the events arrive evt_2, evt_1, evt_2, a second apart.
@@ -46,7 +46,7 @@ def run(strategy="dedupe", arrival=("evt_2", "evt_1", "evt_2")):
         plan = event_plan
         applied.append(evt)
         keep(trace, (now, "apply", "consumer", "", "Apply %s: the plan is now %s." % (evt, event_plan), evt))
-    return {"plan": plan, "applied": ", ".join(applied), "skipped": skipped, "correct": plan == newest_plan,
+    return {"plan": plan, "applied": applied, "skipped": skipped, "correct": plan == newest_plan,
             "events": len(trace), "last_event": trace[-1][4]}
 
 

@@ -1,5 +1,4 @@
-"""The transactional outbox and the consumer's inbox of SIMULATORS.md
-section 6.
+"""The transactional outbox and the consumer's inbox of engine/outbox.
 
 Each order and its event commit in one transaction. A relay publishes the
 outbox rows not marked sent to a broker, marking each after publishing it;

@@ -1,4 +1,4 @@
-"""The double charge of SIMULATORS.md section 1, message by message.
+"""The double charge of engine/payment, message by message.
 
 A client pays over a lossy network: POST /payments with the amount, 40 ms
 each way, 60 ms of work at the server, a 1 s timeout after which it retries

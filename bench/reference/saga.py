@@ -1,4 +1,4 @@
-"""The saga runner of SIMULATORS.md section 6.
+"""The saga runner of engine/saga.
 
 Charge the card, book a flight, book a hotel; when a step fails, undo the
 done steps in reverse. The runner keeps a durable log, crashes once right

@@ -1,4 +1,4 @@
-"""The metastable failure of SIMULATORS.md section 5, one request at a time.
+"""The metastable failure of engine/storm, one request at a time.
 
 One-second ticks for 120 s; 80 new requests a second; capacity 100 a second,
 40 during seconds 10 to 19. Clients time out after 3 s and retry up to 3

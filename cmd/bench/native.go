@@ -16,16 +16,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/retrylab/retrylab/engine/backoff"
-	"github.com/retrylab/retrylab/engine/budget"
-	"github.com/retrylab/retrylab/engine/guard"
-	"github.com/retrylab/retrylab/engine/lock"
-	"github.com/retrylab/retrylab/engine/ordering"
-	"github.com/retrylab/retrylab/engine/outbox"
-	"github.com/retrylab/retrylab/engine/payment"
-	"github.com/retrylab/retrylab/engine/saga"
+	"github.com/retrylab/retrylab/engine/models"
+	"github.com/retrylab/retrylab/engine/param"
 	"github.com/retrylab/retrylab/engine/sim"
-	"github.com/retrylab/retrylab/engine/storm"
 )
 
 // modelCase is one run of an engine model that bench/reference/MODEL.py
@@ -33,89 +26,125 @@ import (
 type modelCase struct {
 	Model, Case string
 	Label       string // as the table names it
-	// Run runs the engine once and returns the figures the Python run must
-	// agree with, keyed as the Python script prints them.
+	// Run runs the engine once and returns its figures for the Python
+	// run to agree with: the model's summary (what `retrylab sim --json`
+	// writes), flattened (figures), and its trace's length and last
+	// sentence (withTrace).
 	Run func() (map[string]any, error)
 	// Time runs the engine once as the bench times it: the run, from its
-	// parameters to its summary and trace, and the sentence of the trace's
-	// last event, which the Python run returns too. Not the copy of the
-	// figures into Run's map for the comparison: a Python run's dict is
-	// its summary, a Go run's summary is its Result.
+	// parameters to its summary and trace, into the room of the case's
+	// last run (engine/models' Repeat: the models' RunInto), as a caller
+	// that runs a model again and again does, and the sentence of the
+	// trace's last event, which the Python run returns too. Not the
+	// summary's copy into Run's map for the comparison: a Python run's
+	// dict is its summary, a Go run's summary is its Result. The reuse is
+	// the one a Python run has for free: reference counting frees a run's
+	// lists as it returns, and the next run's are made in the same memory.
 	Time func() error
 }
 
-// engineCase is a case whose run is run with the parameters p, made once
-// (as the Python script's are, its run's arguments): trace reads the
-// result's trace, figures its summary as the Python script prints it.
-//
-// Time runs into the room of the case's last run (the models' RunInto), as
-// a caller that runs a model again and again does. It is the reuse a Python
-// run has for free: reference counting frees a run's lists as it returns,
-// and the next run's are made in the same memory.
-func engineCase[P, R any](model, name, label string, p P, run func(P, *R) error, trace func(*R) sim.Trace, figures func(*R) map[string]any) modelCase {
-	var last R
-	return modelCase{Model: model, Case: name, Label: label,
-		Run: func() (map[string]any, error) {
-			var r R
-			if err := run(p, &r); err != nil {
-				return nil, err
-			}
-			return withTrace(figures(&r), trace(&r)), nil
-		},
-		Time: func() error {
-			if err := run(p, &last); err != nil {
-				return err
-			}
-			if t := trace(&last); len(t) > 0 {
-				_ = t[len(t)-1].Sentence()
-			}
-			return nil
-		},
+// newCase is the case of the model called model with the parameters
+// params (other than its defaults, as the CLI's flags write them), made
+// once, as the Python script's are, its run's arguments.
+func newCase(model, name, label string, params map[string]string) modelCase {
+	mc := modelCase{Model: model, Case: name, Label: label}
+	m, ok := models.Find(model)
+	var v param.Values
+	err := fmt.Errorf("no model called %s", model)
+	if ok {
+		v, err = m.Schema.Parse(params)
 	}
-}
-
-// fresh is run for a model without a RunInto: a new result each time.
-func fresh[P, R any](run func(P) (R, error)) func(P, *R) error {
-	return func(p P, res *R) error {
-		r, err := run(p)
-		*res = r
+	if err != nil {
+		mc.Run = func() (map[string]any, error) { return nil, err }
+		mc.Time = func() error { return err }
+		return mc
+	}
+	mc.Run = func() (map[string]any, error) {
+		run, err := m.Run(v)
+		if err != nil {
+			return nil, err
+		}
+		figs, err := summaryFigures(run.Report.Summary)
+		if err != nil {
+			return nil, err
+		}
+		return withTrace(figs, run.Trace), nil
+	}
+	repeat := m.Repeat(v)
+	mc.Time = func() error {
+		t, err := repeat()
+		if len(t) > 0 {
+			_ = t[len(t)-1].Sentence()
+		}
 		return err
 	}
+	return mc
 }
 
-// modelCases are the figures' parameters of SIMULATORS.md: the backoff
-// model's 1,000 clients without jitter and with full jitter (seed 1: the
+// summaryFigures are a run's summary as figures: its JSON object with the
+// members of nested objects named by their path ("retry_status" is
+// retry's status, "statuses_201" the count of 201s), numbers as float64
+// and lists as lists, as a Python script's dict reads once printed.
+func summaryFigures(summary any) (map[string]any, error) {
+	b, err := json.Marshal(summary)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	return flatten(m), nil
+}
+
+// flatten names the members of nested objects by their path, joined by _.
+func flatten(m map[string]any) map[string]any {
+	out := map[string]any{}
+	for k, v := range m {
+		if inner, ok := v.(map[string]any); ok {
+			for ik, iv := range flatten(inner) {
+				out[k+"_"+ik] = iv
+			}
+			continue
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// modelCases are the published figures' parameters: the backoff model's
+// 1,000 clients without jitter and with full jitter (seed 1: the
 // reference uses the engine's generator, so the run is the same draw for
 // draw), the budget model with and without its bucket, the storm's
 // three variants, the guard's three strategies with twenty requests in
-// lockstep, the payment's four cases of section 1, four of the lock's
-// (section 7), and two each of the outbox's, the saga's and the
-// ordering's.
+// lockstep, the payment's four cases, four of the lock's, and two each of
+// the outbox's, the saga's and the ordering's (engine/figures, and each
+// model's package documentation).
 var modelCases = []modelCase{
-	backoffCase("none", "backoff, 1,000 clients, no jitter", backoff.None),
-	backoffCase("full", "backoff, 1,000 clients, full jitter", backoff.Full),
-	budgetCase("budget", "budget, 1,000 requests, 10% budget", true),
-	budgetCase("no-budget", "budget, 1,000 requests, no budget", false),
-	stormCase("retry", "storm, retry every timeout", false, false),
-	stormCase("budget", "storm, retry budget", true, false),
-	stormCase("budget-skip", "storm, budget + skip expired", true, true),
-	guardCase("check-then-insert", "guard, 20 at once, check then insert", guard.CheckThenInsert),
-	guardCase("constraint-after-charge", "guard, 20 at once, constraint after charge", guard.ConstraintAfterCharge),
-	guardCase("claim-before-work", "guard, 20 at once, claim before work", guard.ClaimBeforeWork),
-	paymentCase("lose-request", "payment, request lost, no keys", payment.KeysOff, payment.LoseRequest),
-	paymentCase("lose-response", "payment, answer lost, no keys", payment.KeysOff, payment.LoseResponse),
-	paymentCase("per-intent", "payment, answer lost, a key per intent", payment.KeysPerIntent, payment.LoseResponse),
-	paymentCase("per-attempt", "payment, answer lost, a key per attempt", payment.KeysPerAttempt, payment.LoseResponse),
-	lockCase("setnx-20", "lock, SET NX, 20 senders", func(p *lock.Params) { p.Dupes = 20 }),
-	lockCase("crash-after-charge", "lock, SET NX, a crash after the charge", func(p *lock.Params) { p.Crash = lock.AfterCharge }),
-	lockCase("fail-closed", "lock, SET NX, the store down, fail closed", func(p *lock.Params) { p.Store, p.OnDown = lock.Down, lock.FailClosed }),
-	lockCase("get-then-set-20", "lock, GET then SET, 20 senders", func(p *lock.Params) { p.Guard, p.Dupes = lock.GetThenSet, 20 }),
-	outboxCase("crash-inbox", "outbox, a relay crash, an inbox", 1, true),
-	outboxCase("five-no-inbox", "outbox, 5 orders, a relay crash, no inbox", 5, false),
-	sagaCase("keys", "saga, the hotel fails after a crash, keys", true),
-	sagaCase("no-keys", "saga, the hotel fails after a crash, no keys", false),
-	orderingCase("dedupe", "ordering, evt_2 evt_1 evt_2, dedupe", ordering.Dedupe),
-	orderingCase("watermark", "ordering, evt_2 evt_1 evt_2, a watermark", ordering.Watermark),
+	newCase("backoff", "none", "backoff, 1,000 clients, no jitter", map[string]string{"policy": "none", "compare": "off"}),
+	newCase("backoff", "full", "backoff, 1,000 clients, full jitter", map[string]string{"policy": "full", "compare": "off"}),
+	newCase("budget", "budget", "budget, 1,000 requests, 10% budget", map[string]string{"budget": "on"}),
+	newCase("budget", "no-budget", "budget, 1,000 requests, no budget", map[string]string{"budget": "off"}),
+	newCase("storm", "retry", "storm, retry every timeout", nil),
+	newCase("storm", "budget", "storm, retry budget", map[string]string{"budget": "on"}),
+	newCase("storm", "budget-skip", "storm, budget + skip expired", map[string]string{"budget": "on", "skip-expired": "on"}),
+	newCase("guard", "check-then-insert", "guard, 20 at once, check then insert", map[string]string{"strategy": "check-then-insert"}),
+	newCase("guard", "constraint-after-charge", "guard, 20 at once, constraint after charge", map[string]string{"strategy": "constraint-after-charge"}),
+	newCase("guard", "claim-before-work", "guard, 20 at once, claim before work", map[string]string{"strategy": "claim-before-work"}),
+	newCase("payment", "lose-request", "payment, request lost, no keys", map[string]string{"keys": "off", "faults": "lose-request, ok"}),
+	newCase("payment", "lose-response", "payment, answer lost, no keys", map[string]string{"keys": "off", "faults": "lose-response, ok"}),
+	newCase("payment", "per-intent", "payment, answer lost, a key per intent", map[string]string{"keys": "per-intent", "faults": "lose-response, ok"}),
+	newCase("payment", "per-attempt", "payment, answer lost, a key per attempt", map[string]string{"keys": "per-attempt", "faults": "lose-response, ok"}),
+	newCase("lock", "setnx-20", "lock, SET NX, 20 senders", map[string]string{"dupes": "20"}),
+	newCase("lock", "crash-after-charge", "lock, SET NX, a crash after the charge", map[string]string{"crash": "after-charge"}),
+	newCase("lock", "fail-closed", "lock, SET NX, the store down, fail closed", map[string]string{"store": "down", "on-down": "fail-closed"}),
+	newCase("lock", "get-then-set-20", "lock, GET then SET, 20 senders", map[string]string{"guard": "get-then-set", "dupes": "20"}),
+	newCase("outbox", "crash-inbox", "outbox, a relay crash, an inbox", map[string]string{"orders": "1", "inbox": "on"}),
+	newCase("outbox", "five-no-inbox", "outbox, 5 orders, a relay crash, no inbox", map[string]string{"orders": "5", "inbox": "off"}),
+	newCase("saga", "keys", "saga, the hotel fails after a crash, keys", map[string]string{"keys": "on"}),
+	newCase("saga", "no-keys", "saga, the hotel fails after a crash, no keys", map[string]string{"keys": "off"}),
+	newCase("ordering", "dedupe", "ordering, evt_2 evt_1 evt_2, dedupe", map[string]string{"strategy": "dedupe"}),
+	newCase("ordering", "watermark", "ordering, evt_2 evt_1 evt_2, a watermark", map[string]string{"strategy": "watermark"}),
 }
 
 // referenceModels are the models of modelCases, each a script
@@ -128,125 +157,6 @@ func referenceModels() []string {
 		}
 	}
 	return models
-}
-
-func backoffCase(name, label string, policy backoff.Policy) modelCase {
-	p := backoff.Defaults()
-	p.Policy = policy
-	run := func(p backoff.Params) (backoff.Result, error) { return backoff.Run(p, 1) }
-	return engineCase("backoff", name, label, p, fresh(run),
-		func(r *backoff.Result) sim.Trace { return r.Trace }, func(r *backoff.Result) map[string]any {
-			return map[string]any{"calls": r.Calls, "last_served_s": r.LastServedS, "waves": r.Waves}
-		})
-}
-
-func budgetCase(name, label string, withBudget bool) modelCase {
-	p := budget.Defaults()
-	p.Budget = withBudget
-	return engineCase("budget", name, label, p, budget.RunInto,
-		func(r *budget.Result) sim.Trace { return r.Trace }, func(r *budget.Result) map[string]any {
-			return map[string]any{"calls": r.Calls, "retries": r.Retries, "denied": r.Denied}
-		})
-}
-
-func stormCase(name, label string, withBudget, skip bool) modelCase {
-	p := storm.Defaults()
-	p.Budget, p.SkipExpired = withBudget, skip
-	return engineCase("storm", name, label, p, fresh(storm.Run),
-		func(r *storm.Result) sim.Trace { return r.Trace }, func(r *storm.Result) map[string]any {
-			var recovered any // JSON null: never recovered within the run
-			if r.RecoveredAfterS != nil {
-				recovered = *r.RecoveredAfterS
-			}
-			return map[string]any{"healthy": r.Healthy, "slow": r.Slow, "recovered_after_s": recovered}
-		})
-}
-
-func guardCase(name, label string, strategy guard.Strategy) modelCase {
-	p := guard.Defaults()
-	p.Strategy = strategy
-	return engineCase("guard", name, label, p, func(p guard.Params, res *guard.Result) error { return guard.RunInto(p, 1, res) },
-		func(r *guard.Result) sim.Trace { return r.Trace }, func(r *guard.Result) map[string]any {
-			return map[string]any{"rows": r.Rows, "charges": r.Charges, "replayed": r.Replayed,
-				"statuses": statuses(r.Statuses), "retry_status": r.Retry.Status, "other_status": r.Other.Status}
-		})
-}
-
-// paymentCase runs the payment model with the first attempt's fault
-// first and the second attempt delivered.
-func paymentCase(name, label string, keys payment.Keys, first payment.Fault) modelCase {
-	p := payment.Defaults()
-	p.Keys, p.Faults = keys, []payment.Fault{first, payment.OK}
-	return engineCase("payment", name, label, p, payment.RunInto,
-		func(r *payment.Result) sim.Trace { return r.Trace }, func(r *payment.Result) map[string]any {
-			return map[string]any{"charges": len(r.Charges), "receipt": r.Receipt, "status": r.Status,
-				"replayed": r.Replayed, "attempts": r.Attempts}
-		})
-}
-
-// lockCase runs the lock model at its defaults but for what change sets.
-func lockCase(name, label string, change func(*lock.Params)) modelCase {
-	p := lock.Defaults()
-	change(&p)
-	return engineCase("lock", name, label, p, lock.RunInto,
-		func(r *lock.Result) sim.Trace { return r.Trace }, func(r *lock.Result) map[string]any {
-			var doneAt any // JSON null: a sender gave up
-			if r.DoneAt != nil {
-				doneAt = *r.DoneAt
-			}
-			return map[string]any{"charges": r.Charges, "sends": r.Sends, "conflicts": r.Conflicts,
-				"replays": r.Replays, "unavailable": r.Unavailable, "timeouts": r.Timeouts, "gave_up": r.GaveUp,
-				"done_at_s": doneAt}
-		})
-}
-
-// outboxCase runs the outbox model with its relay crash, orders orders
-// and the inbox or not.
-func outboxCase(name, label string, orders int, inbox bool) modelCase {
-	p := outbox.Defaults()
-	p.Orders, p.Inbox = orders, inbox
-	return engineCase("outbox", name, label, p, outbox.RunInto,
-		func(r *outbox.Result) sim.Trace { return r.Trace }, func(r *outbox.Result) map[string]any {
-			return map[string]any{"orders": r.Orders, "published": r.Published, "emails": r.Emails, "skipped": r.Skipped}
-		})
-}
-
-// sagaCase runs the saga model at its defaults (the hotel refuses, the
-// runner crashes after the flight), with keys or not.
-func sagaCase(name, label string, keys bool) modelCase {
-	p := saga.Defaults()
-	p.Keys = keys
-	return engineCase("saga", name, label, p, saga.RunInto,
-		func(r *saga.Result) sim.Trace { return r.Trace }, func(r *saga.Result) map[string]any {
-			return map[string]any{"outcome": r.Outcome, "charges": r.Charges, "undos": r.Undos,
-				"stray": r.Stray, "calls": r.Calls, "crashes": r.Crashes}
-		})
-}
-
-// orderingCase runs the ordering model's default arrivals under strategy.
-func orderingCase(name, label string, strategy ordering.Strategy) modelCase {
-	p := ordering.Defaults()
-	p.Strategy = strategy
-	return engineCase("ordering", name, label, p, ordering.RunInto,
-		func(r *ordering.Result) sim.Trace { return r.Trace }, func(r *ordering.Result) map[string]any {
-			return map[string]any{"plan": r.Plan, "applied": strings.Join(r.Applied, ", "),
-				"skipped": r.Skipped, "correct": r.Correct}
-		})
-}
-
-// statuses writes answers counted per status as "201: 1, 409: 19", the
-// lowest status first.
-func statuses(count map[int]int) string {
-	codes := make([]int, 0, len(count))
-	for c := range count {
-		codes = append(codes, c)
-	}
-	slices.Sort(codes)
-	parts := make([]string, len(codes))
-	for i, c := range codes {
-		parts[i] = fmt.Sprintf("%d: %d", c, count[c])
-	}
-	return strings.Join(parts, ", ")
 }
 
 // withTrace adds what the reference runs report of their trace: its
@@ -333,10 +243,11 @@ func runPython(ctx context.Context, python, root, model string, minTime time.Dur
 	return cases, nil
 }
 
-// disagreements lists the figures of want (the engine's) that got (the
-// Python run's) has otherwise or lacks, as "calls: 1109 vs 1110". Numbers
-// compare as numbers, so 80 and 80.0 agree; null agrees only with null.
-func disagreements(want, got map[string]any) []string {
+// disagreements lists the figures of want that got has otherwise or
+// lacks, as "calls: 1109 (Go) vs 1110 (Python)"; wantRun and gotRun name
+// the two runs. Numbers compare as numbers, so 80 and 80.0 agree; null
+// agrees only with null; lists agree item by item.
+func disagreements(want, got map[string]any, wantRun, gotRun string) []string {
 	var diffs []string
 	keys := make([]string, 0, len(want))
 	for k := range want {
@@ -346,17 +257,32 @@ func disagreements(want, got map[string]any) []string {
 	for _, k := range keys {
 		g, ok := got[k]
 		if !ok {
-			diffs = append(diffs, k+": missing from the Python run")
+			diffs = append(diffs, k+": missing from the "+gotRun+" run")
 			continue
 		}
 		if !sameFigure(want[k], g) {
-			diffs = append(diffs, fmt.Sprintf("%s: %v (Go) vs %v (Python)", k, show(want[k]), show(g)))
+			diffs = append(diffs, fmt.Sprintf("%s: %v (%s) vs %v (%s)", k, show(want[k]), wantRun, show(g), gotRun))
 		}
 	}
 	return diffs
 }
 
 func sameFigure(a, b any) bool {
+	if la, ok := a.([]any); ok {
+		lb, ok := b.([]any)
+		if !ok || len(la) != len(lb) {
+			return false
+		}
+		for i := range la {
+			if !sameFigure(la[i], lb[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	if _, ok := b.([]any); ok {
+		return false
+	}
 	fa, aok := number(a)
 	fb, bok := number(b)
 	if aok || bok {

@@ -48,25 +48,44 @@ func TestParsePython(t *testing.T) {
 }
 
 func TestDisagreements(t *testing.T) {
-	goFigs := map[string]any{"calls": 1109, "last_served_s": 132.7, "recovered_after_s": nil, "last_event": "Second 119: 80 new."}
-	same := map[string]any{"calls": 1109.0, "last_served_s": 132.7, "recovered_after_s": nil, "last_event": "Second 119: 80 new.", "extra": 1.0}
-	if d := disagreements(goFigs, same); len(d) != 0 {
-		t.Errorf("equal figures (an int and a float of one value, nulls, an extra Python figure) disagree: %v", d)
+	pyFigs := map[string]any{"calls": 1109, "last_served_s": 132.7, "recovered_after_s": nil, "last_event": "Second 119: 80 new.",
+		"applied": []any{"evt_2", "evt_1"}}
+	same := map[string]any{"calls": 1109.0, "last_served_s": 132.7, "recovered_after_s": nil, "last_event": "Second 119: 80 new.",
+		"applied": []any{"evt_2", "evt_1"}, "extra": 1.0}
+	if d := disagreements(pyFigs, same, "Python", "Go"); len(d) != 0 {
+		t.Errorf("equal figures (an int and a float of one value, nulls, lists, an extra Go figure) disagree: %v", d)
 	}
-	other := map[string]any{"calls": 1110.0, "last_served_s": 132.7, "recovered_after_s": 20.0}
-	d := disagreements(goFigs, other)
+	other := map[string]any{"calls": 1110.0, "last_served_s": 132.7, "recovered_after_s": 20.0, "applied": []any{"evt_2"}}
+	d := disagreements(pyFigs, other, "Python", "Go")
 	want := []string{
-		"calls: 1109 (Go) vs 1110 (Python)",
-		"last_event: missing from the Python run",
-		"recovered_after_s: null (Go) vs 20 (Python)",
+		"applied: [evt_2 evt_1] (Python) vs [evt_2] (Go)",
+		"calls: 1109 (Python) vs 1110 (Go)",
+		"last_event: missing from the Go run",
+		"recovered_after_s: null (Python) vs 20 (Go)",
 	}
 	if strings.Join(d, "\n") != strings.Join(want, "\n") {
 		t.Errorf("disagreements:\n%s\nwant:\n%s", strings.Join(d, "\n"), strings.Join(want, "\n"))
 	}
 }
 
+// A summary's nested objects are figures named by their path.
+func TestSummaryFigures(t *testing.T) {
+	got, err := summaryFigures(struct {
+		Rows     int            `json:"rows"`
+		Statuses map[int]int    `json:"statuses"`
+		Retry    map[string]any `json:"retry"`
+	}{20, map[int]int{201: 1, 409: 19}, map[string]any{"status": 201}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"rows": 20.0, "statuses_201": 1.0, "statuses_409": 19.0, "retry_status": 201.0}
+	if d := disagreements(want, got, "want", "summary"); len(d) > 0 || len(got) != len(want) {
+		t.Errorf("figures %v, want %v: %v", got, want, d)
+	}
+}
+
 // The cases the bench times are run with the parameters of the published
-// figures (SIMULATORS.md): the engine gives those figures for them.
+// figures (engine/figures): the engine gives those figures for them.
 func TestModelCasesAreTheFigures(t *testing.T) {
 	want := map[string]map[string]any{
 		"backoff/none":                  {"calls": 10500, "last_served_s": 132.7, "waves": 20},
@@ -76,9 +95,9 @@ func TestModelCasesAreTheFigures(t *testing.T) {
 		"storm/budget":                  {"healthy": 80, "slow": 20, "recovered_after_s": 20},
 		"storm/budget-skip":             {"healthy": 80, "slow": 40, "recovered_after_s": 0},
 		"backoff/full":                  nil, // a random figure: checked against Python, draw for draw
-		"guard/check-then-insert":       {"rows": 20, "charges": 20, "statuses": "201: 20"},
-		"guard/constraint-after-charge": {"rows": 1, "charges": 20, "statuses": "201: 1, 409: 19"},
-		"guard/claim-before-work":       {"rows": 1, "charges": 1, "statuses": "201: 1, 409: 19"},
+		"guard/check-then-insert":       {"rows": 20, "charges": 20, "statuses_201": 20},
+		"guard/constraint-after-charge": {"rows": 1, "charges": 20, "statuses_201": 1, "statuses_409": 19},
+		"guard/claim-before-work":       {"rows": 1, "charges": 1, "statuses_201": 1, "statuses_409": 19},
 		"payment/lose-request":          {"charges": 1, "receipt": "ch_1"},
 		"payment/lose-response":         {"charges": 2, "receipt": "ch_2"},
 		"payment/per-intent":            {"charges": 1, "receipt": "ch_1", "replayed": true},
@@ -105,7 +124,7 @@ func TestModelCasesAreTheFigures(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", key, err)
 		}
-		if d := disagreements(w, figs); len(d) > 0 {
+		if d := disagreements(w, figs, "published", "Go"); len(d) > 0 {
 			t.Errorf("%s: %v", key, d)
 		}
 		if n, _ := number(figs["events"]); n < 1 || figs["last_event"] == "" {
@@ -147,11 +166,14 @@ func TestReferencesAgree(t *testing.T) {
 				continue
 			}
 			delete(cases, key)
+			if _, ok := c.Result["last_event"]; !ok || len(c.Result) < 3 {
+				t.Errorf("%s: the Python run prints %v: want its figures, events and last_event", key, c.Result)
+			}
 			want, err := mc.Run()
 			if err != nil {
 				t.Fatalf("%s: %v", key, err)
 			}
-			if d := disagreements(want, c.Result); len(d) > 0 {
+			if d := disagreements(flatten(c.Result), want, "Python", "Go"); len(d) > 0 {
 				t.Errorf("%s: %s", key, strings.Join(d, "; "))
 			}
 		}

@@ -95,9 +95,9 @@ func chargeCount(t *testing.T, base, token string) int {
 	return n
 }
 
-// The double charge and its cure, over real HTTP against each store the
-// command opens; the state survives a restart on SQLite.
-func TestAPICommand(t *testing.T) {
+// apiStores names a --db of each store the command opens: memory, a new
+// SQLite file, and a throwaway PostgreSQL server unless -short.
+func apiStores(t *testing.T) map[string]string {
 	dbs := map[string]string{
 		"memory": "memory",
 		"sqlite": filepath.Join(t.TempDir(), "retrylab.db"),
@@ -105,7 +105,13 @@ func TestAPICommand(t *testing.T) {
 	if !testing.Short() {
 		dbs["postgres"] = pgtest.Start(t)
 	}
-	for name, db := range dbs {
+	return dbs
+}
+
+// The double charge and its cure, over real HTTP against each store the
+// command opens; the state survives a restart on SQLite.
+func TestAPICommand(t *testing.T) {
+	for name, db := range apiStores(t) {
 		t.Run(name, func(t *testing.T) {
 			base, stdout, stderr, stop := startAPI(t, db)
 			if out := stdout.String(); !strings.Contains(out, "curl -i "+base+"/v1/payments") || !strings.Contains(out, "Idempotency-Key: order-1001") {

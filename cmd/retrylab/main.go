@@ -4,6 +4,7 @@
 //	retrylab sim NAME [--PARAM VALUE]... [--seed N] [--json]
 //	retrylab api [--addr localhost:8787] [--db retrylab.db | postgres://... | memory] [--lease 1m] [--ttl 24h]
 //	retrylab load [--url http://localhost:8787] [--n 5000] [--replays 20000] [--c 32] [--json]
+//	retrylab check URL [--token T] [--other-token T2] [--header 'K: V']... [--body JSON] [--other-body JSON] [--id-field NAME] [--concurrency N] [--ttl D] [--json]
 //
 // Each simulator takes the parameters its widget takes, under the same
 // kebab-case names, and prints its summary as a table, or with --json as one
@@ -18,6 +19,8 @@ import (
 	"os"
 	"sort"
 	"strings"
+
+	"github.com/retrylab/retrylab/engine/models"
 )
 
 func main() {
@@ -44,6 +47,7 @@ var commands = []command{
 	{"api", "serve the sandbox payments API (Idempotency-Key, fault injection)", runAPI},
 	{"load", "measure the API: new keys and replays per second, and double charges", runLoad},
 	{"lab", "run the guard strategies on a real database: rows and charges per run", runLab},
+	{"check", "test any Idempotency-Key API from outside: replays, races, mismatches, scope, keys", runCheck},
 }
 
 // run is the whole program, with its arguments and output passed in so that
@@ -88,10 +92,12 @@ func usage(w io.Writer) {
 	apiUsage(w)
 	fmt.Fprintln(w)
 	loadUsage(w)
+	fmt.Fprintln(w)
+	checkUsage(w)
 }
 
 func simUsage(w io.Writer) {
 	fmt.Fprintln(w, "retrylab sim NAME [--PARAM VALUE]... [--seed N] [--json]")
-	fmt.Fprintf(w, "models: %s\n", strings.Join(modelNames(), ", "))
+	fmt.Fprintf(w, "models: %s\n", strings.Join(models.Names(), ", "))
 	fmt.Fprintln(w, "retrylab sim NAME --help lists a model's parameters.")
 }

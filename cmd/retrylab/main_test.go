@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/retrylab/retrylab/engine/figures"
+	"github.com/retrylab/retrylab/engine/models"
 	"github.com/retrylab/retrylab/engine/param"
 	"github.com/retrylab/retrylab/site/widget"
 )
@@ -128,9 +129,9 @@ func TestUsageErrors(t *testing.T) {
 		says []string
 	}{
 		{nil, []string{"usage: retrylab"}},
-		{[]string{"frob"}, []string{`unknown command "frob"`, "known: api, lab, load, sim"}},
-		{[]string{"sim"}, []string{"name a model", "backoff, budget, cas, guard, lease, lock, ordering, outbox, payment, saga, sent-marker, storm"}},
-		{[]string{"sim", "nope"}, []string{`unknown model "nope"`, "backoff, budget, cas, guard, lease, lock, ordering, outbox, payment, saga, sent-marker, storm"}},
+		{[]string{"frob"}, []string{`unknown command "frob"`, "known: api, check, lab, load, sim"}},
+		{[]string{"sim"}, []string{"name a model", "(known: " + strings.Join(models.Names(), ", ") + ")"}},
+		{[]string{"sim", "nope"}, []string{`unknown model "nope"`, "(known: " + strings.Join(models.Names(), ", ") + ")"}},
 		{[]string{"sim", "backoff", "--foo", "3"}, []string{"unknown parameter --foo", "--base, --cap, --capacity, --clients, --compare, --json, --policy, --seed, --slot"}},
 		{[]string{"sim", "backoff", "--clients", "0"}, []string{`clients: "0" is out of bounds (allowed: 1 to 100000)`}},
 		{[]string{"sim", "backoff", "--clients=200000"}, []string{`clients: "200000" is out of bounds (allowed: 1 to 100000)`}},
@@ -140,6 +141,8 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"sim", "backoff", "--clients"}, []string{"--clients needs a value"}},
 		{[]string{"sim", "backoff", "--clients", "3", "--clients", "4"}, []string{"--clients is given more than once"}},
 		{[]string{"sim", "backoff", "stray"}, []string{`unexpected argument "stray"`}},
+		{[]string{"sim", "backoff", "---clients", "3"}, []string{"bad flag syntax: ---clients", "--NAME VALUE"}},
+		{[]string{"sim", "backoff", "--json=maybe"}, []string{`json: "maybe" is not allowed (allowed: true, false)`}},
 		{[]string{"sim", "backoff", "--seed", "-1"}, []string{`seed: "-1" is out of bounds (allowed: 0 to 1000000000)`}},
 		{[]string{"sim", "cas", "--seed", "x"}, []string{`seed: "x" is not a whole number (allowed: 0 to 1000000000)`}},
 		{[]string{"sim", "lock", "--work", "1.5"}, []string{`work: "1.5" is not a whole number (allowed: 0 to 604800)`}},
@@ -170,15 +173,15 @@ func TestUsageErrors(t *testing.T) {
 // Every model runs with its defaults, as a table and as JSON, and lists
 // its parameters with --help.
 func TestEveryModelRuns(t *testing.T) {
-	for _, name := range modelNames() {
+	for _, m := range models.All {
+		name := m.Name
 		code, out, errs := cli("sim", name)
 		if code != 0 || errs != "" || !strings.HasPrefix(out, name+": ") {
 			t.Errorf("sim %s: exit %d, %q, %q", name, code, out, errs)
 		}
 		simJSON(t, name)
 		code, out, _ = cli("sim", name, "--help")
-		m, _ := findModel(name)
-		for _, p := range m.schema {
+		for _, p := range m.Schema {
 			if code != 0 || !strings.Contains(out, "--"+p.Name) {
 				t.Errorf("sim %s --help: exit %d, no --%s in %q", name, code, p.Name, out)
 			}
@@ -224,7 +227,7 @@ func TestTooLongRunExits1(t *testing.T) {
 // BenchmarkSim runs `retrylab sim NAME --json` for every model at its
 // defaults, end to end: parsing, the engine, the JSON.
 func BenchmarkSim(b *testing.B) {
-	for _, name := range modelNames() {
+	for _, name := range models.Names() {
 		b.Run(name, func(b *testing.B) {
 			for b.Loop() {
 				if code := run([]string{"sim", name, "--json"}, io.Discard, io.Discard); code != 0 {
@@ -240,14 +243,14 @@ func BenchmarkSim(b *testing.B) {
 // rules), and --help shows its default and bounds.
 func TestEveryWidgetParameterIsAFlag(t *testing.T) {
 	for _, w := range widget.All() {
-		m, ok := findModel(w.Name)
+		m, ok := models.Find(w.Name)
 		if !ok {
 			t.Errorf("widget %s: no model of that name in the CLI", w.Name)
 			continue
 		}
 		_, help, _ := cli("sim", w.Name, "--help")
 		for _, p := range w.Schema {
-			q, ok := m.schema.Param(p.Name)
+			q, ok := m.Schema.Param(p.Name)
 			if !ok {
 				t.Errorf("widget %s: parameter %s is not a flag", w.Name, p.Name)
 				continue

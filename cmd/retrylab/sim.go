@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"sort"
@@ -9,43 +11,140 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/retrylab/retrylab/engine/models"
 	"github.com/retrylab/retrylab/engine/param"
 )
 
-// A model is one simulator as the CLI sees it: its name, a line about it,
-// its declared parameters (the flags) and a run of checked values.
-type model struct {
-	id, title string
-	schema    param.Schema
-	exec      func(param.Values) (report, error)
+// runSim is `retrylab sim NAME [--PARAM VALUE]... [--seed N] [--json]`:
+// one flag for each parameter the model declares (engine/models), with the
+// declaration's name.
+func runSim(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		if len(args) > 0 && (args[0] == "--help" || args[0] == "-h") {
+			simUsage(stdout)
+			return exitOK
+		}
+		fmt.Fprintf(stderr, "retrylab sim: name a model (known: %s)\n", strings.Join(models.Names(), ", "))
+		return exitUsage
+	}
+	m, ok := models.Find(args[0])
+	if !ok {
+		fmt.Fprintf(stderr, "retrylab sim: unknown model %q (known: %s)\n", args[0], strings.Join(models.Names(), ", "))
+		return exitUsage
+	}
+	prefix := "retrylab sim " + m.Name + ": "
+	raw, asJSON, err := simFlags(m, args[1:])
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		modelHelp(stdout, m)
+		return exitOK
+	case err != nil:
+		fmt.Fprintf(stderr, "%s%v\n", prefix, err)
+		return exitUsage
+	}
+	v, err := m.Schema.Parse(raw)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s%v\n", prefix, err)
+		return exitUsage
+	}
+	run, err := m.Run(v)
+	if err != nil {
+		// The values were within their declared bounds; the run was not
+		// possible (too long to simulate).
+		fmt.Fprintf(stderr, "%s%v\n", prefix, err)
+		return exitFail
+	}
+	if asJSON {
+		b, err := json.Marshal(run.Report.Summary)
+		if err != nil {
+			fmt.Fprintf(stderr, "%s%v\n", prefix, err)
+			return exitFail
+		}
+		fmt.Fprintf(stdout, "%s\n", b)
+		return exitOK
+	}
+	printReport(stdout, m, v, run.Report)
+	return exitOK
 }
 
-func (m model) name() string { return m.id }
-
-// random reports whether the model draws from a seed: it declares one.
-func (m model) random() bool {
-	_, ok := m.schema.Param("seed")
-	return ok
+// simFlags reads a model's command line: a flag.Func for each declared
+// parameter, which keeps its text for the schema to check (Schema.Parse,
+// which reports the first problem in the declaration's order), --json,
+// and --seed, which a model that draws nothing accepts and ignores, so
+// that one command line runs every model. The error says what is wrong and
+// what is allowed; flag.ErrHelp asks for the model's --help.
+func simFlags(m *models.Model, args []string) (raw map[string]string, asJSON bool, err error) {
+	fs := flag.NewFlagSet("retrylab sim "+m.Name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // the errors are printed with the model's prefix
+	fs.Usage = func() {}
+	raw = map[string]string{}
+	// refused is the error of a flag's value, which flag would wrap in
+	// words of its own.
+	var refused error
+	given := map[string]bool{}
+	once := func(name string, set func(string) error) func(string) error {
+		return func(value string) error {
+			if given[name] {
+				refused = errors.New("--" + name + " is given more than once")
+			} else {
+				given[name] = true
+				refused = set(value)
+			}
+			return refused
+		}
+	}
+	for _, p := range m.Schema {
+		fs.Func(p.Name, p.Label+": "+p.Help, once(p.Name, func(value string) error {
+			raw[p.Name] = value
+			return nil
+		}))
+	}
+	if !m.Random() {
+		fs.Func("seed", "accepted and ignored: this model draws no random numbers", once("seed", func(value string) error {
+			_, err := param.Seed("").Parse(value)
+			return err
+		}))
+	}
+	fs.BoolFunc("json", "print the summary as one JSON object", once("json", func(value string) error {
+		b, err := strconv.ParseBool(value)
+		if err != nil {
+			return errors.New("json: " + strconv.Quote(value) + " is not allowed (allowed: true, false)")
+		}
+		asJSON = b
+		return nil
+	}))
+	switch err := fs.Parse(args); {
+	case errors.Is(err, flag.ErrHelp):
+		return nil, false, err
+	case refused != nil:
+		return nil, false, refused
+	case err != nil:
+		return nil, false, syntaxError(err, m)
+	}
+	if rest := fs.Args(); len(rest) > 0 {
+		return nil, false, errors.New("unexpected argument " + strconv.Quote(rest[0]) + ": parameters are written --NAME VALUE or --NAME=VALUE")
+	}
+	return raw, asJSON, nil
 }
 
-// A report is what a run prints: the summary (the object --json writes), a
-// table of headline figures and optionally a longer table of detail.
-type report struct {
-	summary any
-	rows    [][2]string
-	detail  *table
-}
-
-type table struct {
-	head []string
-	rows [][]string
-	more string // a last line when rows were left out
+// syntaxError is an error of flag's own, a flag it does not know or one
+// without its value, in the words of the other errors: what is wrong, and
+// what is allowed. (TestUsageErrors holds flag to its words.)
+func syntaxError(err error, m *models.Model) error {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
+		return errors.New("unknown parameter --" + name + " (known: " + strings.Join(flagNames(m), ", ") + ")")
+	}
+	if name, ok := strings.CutPrefix(msg, "flag needs an argument: -"); ok {
+		return errors.New("--" + name + " needs a value")
+	}
+	return errors.New(msg + " (parameters are written --NAME VALUE or --NAME=VALUE)")
 }
 
 // flagNames lists the flags m takes, for an error message.
-func (m model) flagNames() []string {
+func flagNames(m *models.Model) []string {
 	names := []string{"--json", "--seed"}
-	for _, p := range m.schema {
+	for _, p := range m.Schema {
 		if p.Name != "seed" {
 			names = append(names, "--"+p.Name)
 		}
@@ -54,161 +153,42 @@ func (m model) flagNames() []string {
 	return names
 }
 
-type usageError struct{ msg string }
-
-func (e *usageError) Error() string { return e.msg }
-
-func modelNames() []string {
-	var names []string
-	for _, m := range models {
-		names = append(names, m.name())
-	}
-	sort.Strings(names)
-	return names
-}
-
-func findModel(name string) (model, bool) {
-	for _, m := range models {
-		if m.name() == name {
-			return m, true
-		}
-	}
-	return model{}, false
-}
-
-// runSim is `retrylab sim NAME [--PARAM VALUE]... [--seed N] [--json]`.
-func runSim(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
-		if len(args) > 0 && (args[0] == "--help" || args[0] == "-h") {
-			simUsage(stdout)
-			return exitOK
-		}
-		fmt.Fprintf(stderr, "retrylab sim: name a model (known: %s)\n", strings.Join(modelNames(), ", "))
-		return exitUsage
-	}
-	m, ok := findModel(args[0])
-	if !ok {
-		fmt.Fprintf(stderr, "retrylab sim: unknown model %q (known: %s)\n", args[0], strings.Join(modelNames(), ", "))
-		return exitUsage
-	}
-	prefix := "retrylab sim " + m.name() + ": "
-	var (
-		raw    = map[string]string{}
-		asJSON bool
-		given  = map[string]bool{}
-	)
-	for i := 1; i < len(args); i++ {
-		arg := args[i]
-		if arg == "--help" || arg == "-h" {
-			modelHelp(stdout, m)
-			return exitOK
-		}
-		if !strings.HasPrefix(arg, "--") || len(arg) == 2 {
-			fmt.Fprintf(stderr, "%sunexpected argument %q: parameters are written --NAME VALUE or --NAME=VALUE\n", prefix, arg)
-			return exitUsage
-		}
-		name, value, hasValue := strings.Cut(arg[2:], "=")
-		if given[name] {
-			fmt.Fprintf(stderr, "%s--%s is given more than once\n", prefix, name)
-			return exitUsage
-		}
-		given[name] = true
-		if name == "json" && !hasValue {
-			asJSON = true
-			continue
-		}
-		if _, ok := m.schema.Param(name); !ok && name != "json" && name != "seed" {
-			fmt.Fprintf(stderr, "%sunknown parameter --%s (known: %s)\n", prefix, name, strings.Join(m.flagNames(), ", "))
-			return exitUsage
-		}
-		if !hasValue {
-			if i+1 == len(args) {
-				fmt.Fprintf(stderr, "%s--%s needs a value\n", prefix, name)
-				return exitUsage
-			}
-			i++
-			value = args[i]
-		}
-		switch {
-		case name == "json":
-			b, err := strconv.ParseBool(value)
-			if err != nil {
-				fmt.Fprintf(stderr, "%sjson: %q is not allowed (allowed: true, false)\n", prefix, value)
-				return exitUsage
-			}
-			asJSON = b
-		case name == "seed" && !m.random():
-			// Accepted and ignored, so that one command line runs every
-			// model; still it must be a seed.
-			if _, err := param.Seed("").Parse(value); err != nil {
-				fmt.Fprintf(stderr, "%s%v\n", prefix, err)
-				return exitUsage
-			}
-		default:
-			raw[name] = value
-		}
-	}
-	v, err := m.schema.Parse(raw)
-	if err != nil {
-		fmt.Fprintf(stderr, "%s%v\n", prefix, err)
-		return exitUsage
-	}
-	rep, err := m.exec(v)
-	if err != nil {
-		// The values were within their declared bounds; the run was not
-		// possible (too long to simulate).
-		fmt.Fprintf(stderr, "%s%v\n", prefix, err)
-		return exitFail
-	}
-	if asJSON {
-		b, err := json.Marshal(rep.summary)
-		if err != nil {
-			fmt.Fprintf(stderr, "%s%v\n", prefix, err)
-			return exitFail
-		}
-		fmt.Fprintf(stdout, "%s\n", b)
-		return exitOK
-	}
-	printReport(stdout, m, v, rep)
-	return exitOK
-}
-
-func printReport(w io.Writer, m model, v param.Values, rep report) {
+func printReport(w io.Writer, m *models.Model, v param.Values, rep models.Report) {
 	// The header lists every parameter, given or default, so the output
 	// says exactly what ran.
 	var parts []string
-	for _, p := range m.schema {
+	for _, p := range m.Schema {
 		parts = append(parts, p.Name+"="+strings.ReplaceAll(v.Text(p.Name), ", ", ","))
 	}
-	fmt.Fprintf(w, "%s: %s\n\n", m.name(), strings.Join(parts, " "))
+	fmt.Fprintf(w, "%s: %s\n\n", m.Name, strings.Join(parts, " "))
 	tw := tabwriter.NewWriter(w, 0, 0, 3, ' ', 0)
-	for _, r := range rep.rows {
+	for _, r := range rep.Rows {
 		fmt.Fprintf(tw, "%s\t%s\n", r[0], r[1])
 	}
 	tw.Flush()
-	if t := rep.detail; t != nil {
+	if t := rep.Detail; t != nil {
 		fmt.Fprintln(w)
 		tw = tabwriter.NewWriter(w, 0, 0, 3, ' ', tabwriter.AlignRight)
-		fmt.Fprintf(tw, "%s\t\n", strings.Join(t.head, "\t"))
-		for _, r := range t.rows {
+		fmt.Fprintf(tw, "%s\t\n", strings.Join(t.Head, "\t"))
+		for _, r := range t.Rows {
 			fmt.Fprintf(tw, "%s\t\n", strings.Join(r, "\t"))
 		}
 		tw.Flush()
-		if t.more != "" {
-			fmt.Fprintln(w, t.more)
+		if t.More != "" {
+			fmt.Fprintln(w, t.More)
 		}
 	}
 }
 
 // modelHelp lists the model's parameters from their declaration: the
 // widget's, with the same defaults and bounds.
-func modelHelp(w io.Writer, m model) {
-	fmt.Fprintf(w, "retrylab sim %s [--PARAM VALUE]... [--seed N] [--json]\n\n%s\n\n", m.name(), m.title)
+func modelHelp(w io.Writer, m *models.Model) {
+	fmt.Fprintf(w, "retrylab sim %s [--PARAM VALUE]... [--seed N] [--json]\n\n%s\n\n", m.Name, m.Title)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	for _, p := range m.schema {
+	for _, p := range m.Schema {
 		fmt.Fprintf(tw, "  --%s\t%s\t(default %s)\t%s: %s\n", p.Name, kindText(p), strings.ReplaceAll(p.Default, ", ", ","), p.Label, p.Help)
 	}
-	if !m.random() {
+	if !m.Random() {
 		fmt.Fprintf(tw, "  --seed\tint\t\taccepted and ignored: this model draws no random numbers\n")
 	}
 	fmt.Fprintf(tw, "  --json\t\t\tprint the summary as one JSON object\n")

@@ -4,44 +4,37 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/retrylab/retrylab/engine/param"
 	"github.com/retrylab/retrylab/engine/sim"
 )
 
+// events are the model's kinds of event; say writes their sentences.
+var events sim.Family
+
 // Kinds of the traces' events and the fields each fills. Their sentences
 // are written from the fields when shown (say).
-const (
+var (
 	// Slot is a busy slot of the herd (Run), lane "server": N the slot,
 	// M the calls that landed in it, Amount those served; Ref "slot-N".
-	Slot sim.Kind = firstKind + iota
+	Slot = events.Kind("slot")
 	// Call is one call of Retry, lane "client": N its number from 1, M
 	// the status (0: no answer), Amount the Retry-After in milliseconds,
 	// Detail the connection error, if any; Ref "call-N".
-	Call
+	Call = events.Kind("call")
 	// Wait is Retry's wait before its next call: N milliseconds.
-	Wait
+	Wait = events.Kind("wait")
 	// GiveUp is Retry stopping before a wait of N milliseconds would pass
 	// its deadline of M milliseconds.
-	GiveUp
+	GiveUp = events.Kind("give-up")
 )
 
-// firstKind is the model's first Kind: sim.Declare refuses a number
-// another model took.
-const firstKind sim.Kind = 1 * sim.KindsPer
-
-var events = sim.Family{First: firstKind, Names: []string{
-	Slot - firstKind:   "slot",
-	Call - firstKind:   "call",
-	Wait - firstKind:   "wait",
-	GiveUp - firstKind: "give-up",
-}}
-
-// The kinds' sentences are written from the fields, when shown (say).
-func init() { sim.Declare(&events, say) }
+// The kinds' sentences are written from the fields, when shown.
+func init() { events.Say(say) }
 
 func say(e sim.Event) string {
 	switch e.Kind {
 	case Slot:
-		return "Slot " + strconv.Itoa(e.N) + " (" + sim.FormatFloat(seconds1(e.At)) + " s): " +
+		return "Slot " + strconv.Itoa(e.N) + " (" + param.Number(seconds1(e.At)) + " s): " +
 			strconv.Itoa(e.M) + " calls, " + strconv.FormatInt(e.Amount, 10) + " served, " +
 			strconv.FormatInt(int64(e.M)-e.Amount, 10) + " failed."
 	case Call:

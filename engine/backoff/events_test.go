@@ -12,7 +12,7 @@ import (
 // when shown, are the Python reference's (bench/reference/backoff.py),
 // which make bench compares by the last one.
 func TestSlotSentences(t *testing.T) {
-	res, err := Run(Defaults(), 1)
+	res, err := Run(Binding.Defaults())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,11 @@ type Params struct {
 	Slot     time.Duration // the server's unit of work time
 	Base     time.Duration // the first wait of the exponential
 	Cap      time.Duration // the longest wait
+	Seed     uint64        // the jittered policies' random draws
+	// Compare is a second policy that the handbook runs beside Policy,
+	// with the same herd and seed (the widget and the CLI), or Off. Run
+	// runs Policy alone.
+	Compare Policy
 }
 
 // Bounds of the parameters (declared in Schema). The time bounds keep a
@@ -73,11 +78,11 @@ type Result struct {
 	Trace sim.Trace `json:"-"`
 }
 
-// Run simulates p with randomness from seed. Calls are processed in time
+// Run simulates p with randomness from p.Seed. Calls are processed in time
 // order, ties by client number; a call at time t lands in slot t / Slot; the
 // first Capacity calls of a slot are served and every later one fails, and
 // its client waits per the policy and calls again.
-func Run(p Params, seed uint64) (Result, error) {
+func Run(p Params) (Result, error) {
 	if err := p.Validate(); err != nil {
 		return Result{}, err
 	}
@@ -88,7 +93,7 @@ func Run(p Params, seed uint64) (Result, error) {
 	if !p.Policy.Jittered() {
 		err = runLockstep(p, &res)
 	} else {
-		err = runJitter(p, sim.NewRand(seed), &res)
+		err = runJitter(p, sim.NewRand(p.Seed), &res)
 	}
 	if err != nil {
 		return Result{}, err

@@ -22,7 +22,7 @@ import (
 // first seven waits, then 12 waits of 10 s, so the last wave, and the last
 // client served, is at 12.7 + 120 = 132.7 s.
 func TestNoneFigures(t *testing.T) {
-	res, err := Run(Defaults(), 1)
+	res, err := Run(Binding.Defaults())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,9 +56,9 @@ func TestNoneFigures(t *testing.T) {
 // 12.7 + 10 * (1999 - 7) = 19,932.7 s: the lockstep run counts waves, not
 // calls.
 func TestNoneHundredThousand(t *testing.T) {
-	p := Defaults()
+	p := Binding.Defaults()
 	p.Clients = 100_000
-	res, err := Run(p, 1)
+	res, err := Run(seeded(p, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,12 +68,12 @@ func TestNoneHundredThousand(t *testing.T) {
 }
 
 // Full jitter, over seeds 1 to 40: between 4,950 and 5,100 calls, the last
-// client served between 4 and 12 s (SIMULATORS.md section 3).
+// client served between 4 and 12 s (the package documentation).
 func TestFullJitterFigures(t *testing.T) {
-	p := Defaults()
+	p := Binding.Defaults()
 	p.Policy = Full
 	for seed := uint64(1); seed <= 40; seed++ {
-		res, err := Run(p, seed)
+		res, err := Run(seeded(p, seed))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -86,11 +86,11 @@ func TestFullJitterFigures(t *testing.T) {
 // Every jittered policy beats lockstep by a wide margin in time, and full
 // jitter halves the calls.
 func TestJitterSpreadsTheHerd(t *testing.T) {
-	none, _ := Run(Defaults(), 1)
+	none, _ := Run(Binding.Defaults())
 	for _, pol := range []Policy{Full, Equal, Decorrelated} {
-		p := Defaults()
+		p := Binding.Defaults()
 		p.Policy = pol
-		res, err := Run(p, 7)
+		res, err := Run(seeded(p, 7))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -101,11 +101,11 @@ func TestJitterSpreadsTheHerd(t *testing.T) {
 }
 
 func TestSameSeedSameRun(t *testing.T) {
-	p := Defaults()
+	p := Binding.Defaults()
 	p.Policy = Decorrelated
-	a, _ := Run(p, 5)
-	b, _ := Run(p, 5)
-	c, _ := Run(p, 6)
+	a, _ := Run(seeded(p, 5))
+	b, _ := Run(seeded(p, 5))
+	c, _ := Run(seeded(p, 6))
 	if !slices.Equal(a.PerSlot, b.PerSlot) || a.LastServed != b.LastServed {
 		t.Fatal("seed 5 gave two different runs")
 	}
@@ -115,23 +115,23 @@ func TestSameSeedSameRun(t *testing.T) {
 }
 
 // The bucketed queue must give exactly the run of the plain priority queue
-// SIMULATORS.md describes, draw for draw, including when failed calls come
+// the package documentation describes, draw for draw, including when failed calls come
 // back within their own slot (base far below the slot) and when a slot is
 // longer than the cap.
 func TestMatchesPlainPriorityQueue(t *testing.T) {
 	cases := []Params{
-		Defaults(),
-		{Clients: 300, Capacity: 7, Slot: time.Second, Base: 10 * time.Millisecond, Cap: 500 * time.Millisecond},
-		{Clients: 2000, Capacity: 120, Slot: 30 * time.Millisecond, Base: 50 * time.Millisecond, Cap: 2 * time.Second},
-		{Clients: 1, Capacity: 1, Slot: time.Millisecond, Base: time.Millisecond, Cap: time.Millisecond},
-		{Clients: 20, Capacity: 1, Slot: 100 * time.Millisecond, Base: time.Millisecond, Cap: 3 * time.Millisecond},
+		Binding.Defaults(),
+		{Compare: Off, Clients: 300, Capacity: 7, Slot: time.Second, Base: 10 * time.Millisecond, Cap: 500 * time.Millisecond},
+		{Compare: Off, Clients: 2000, Capacity: 120, Slot: 30 * time.Millisecond, Base: 50 * time.Millisecond, Cap: 2 * time.Second},
+		{Compare: Off, Clients: 1, Capacity: 1, Slot: time.Millisecond, Base: time.Millisecond, Cap: time.Millisecond},
+		{Compare: Off, Clients: 20, Capacity: 1, Slot: 100 * time.Millisecond, Base: time.Millisecond, Cap: 3 * time.Millisecond},
 	}
 	for i, base := range cases {
 		for _, pol := range Policies {
 			p := base
 			p.Policy = pol
 			for seed := uint64(1); seed <= 3; seed++ {
-				got, err := Run(p, seed)
+				got, err := Run(seeded(p, seed))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -144,7 +144,7 @@ func TestMatchesPlainPriorityQueue(t *testing.T) {
 	}
 }
 
-// plainRun is the model as SIMULATORS.md states it, with nothing clever: a
+// plainRun is the model as the package documentation states it, with nothing clever: a
 // priority queue of (time, client, attempt), one call at a time.
 func plainRun(p Params, seed uint64) Summary {
 	r := sim.NewRand(seed)
@@ -244,18 +244,18 @@ func TestValidateNamesTheParameter(t *testing.T) {
 		{func(p *Params) { p.Slot = time.Millisecond; p.Base = 200 * time.Second }, `base: "200" is out of bounds (allowed: 0.001 to 10)`},
 	}
 	for _, c := range cases {
-		p := Defaults()
+		p := Binding.Defaults()
 		c.set(&p)
 		err := p.Validate()
 		var pe *param.Error
 		if !errors.As(err, &pe) || err.Error() != c.want {
 			t.Errorf("error %v, want %q", err, c.want)
 		}
-		if _, err := Run(p, 1); err == nil {
+		if _, err := Run(seeded(p, 1)); err == nil {
 			t.Errorf("Run accepted %+v", p)
 		}
 	}
-	if err := Defaults().Validate(); err != nil {
+	if err := Binding.Defaults().Validate(); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -272,13 +272,13 @@ func FuzzRun(f *testing.F) {
 	f.Add(uint8(9), 1_000_000, 100_000, int64(10e9), int64(3600e9), int64(3600e9), uint64(5))
 	defer lowerLimits(20_000, 200_000)()
 	f.Fuzz(func(t *testing.T, pol uint8, clients, capacity int, slot, base, cap int64, seed uint64) {
-		p := Params{Clients: clients, Capacity: capacity, Slot: time.Duration(slot), Base: time.Duration(base), Cap: time.Duration(cap)}
+		p := Params{Compare: Off, Clients: clients, Capacity: capacity, Slot: time.Duration(slot), Base: time.Duration(base), Cap: time.Duration(cap)}
 		if int(pol) < len(Policies) {
 			p.Policy = Policies[pol]
 		} else {
 			p.Policy = Policy("policy-" + string(rune('a'+pol%26)))
 		}
-		res, err := Run(p, seed)
+		res, err := Run(seeded(p, seed))
 		if verr := p.Validate(); verr != nil {
 			var pe *param.Error
 			if !errors.As(err, &pe) || !slices.Contains([]string{"policy", "clients", "capacity", "slot", "base", "cap"}, pe.Param) ||
@@ -315,9 +315,9 @@ func lowerLimits(slots, pops int) (restore func()) {
 }
 
 func TestTooLongIsAnError(t *testing.T) {
-	p := Params{Policy: Full, Clients: 100_000, Capacity: 1, Slot: time.Millisecond, Base: time.Millisecond, Cap: 100 * time.Second}
+	p := Params{Compare: Off, Policy: Full, Clients: 100_000, Capacity: 1, Slot: time.Millisecond, Base: time.Millisecond, Cap: 100 * time.Second}
 	defer lowerLimits(10_000, 100_000)()
-	if _, err := Run(p, 1); !errors.Is(err, ErrTooLong) {
+	if _, err := Run(seeded(p, 1)); !errors.Is(err, ErrTooLong) {
 		t.Fatalf("error %v, want ErrTooLong", err)
 	}
 }
@@ -331,19 +331,19 @@ func sum(xs []int) int {
 }
 
 func BenchmarkBackoff(b *testing.B) {
-	p := Defaults()
+	p := Binding.Defaults()
 	for b.Loop() {
-		if _, err := Run(p, 1); err != nil {
+		if _, err := Run(seeded(p, 1)); err != nil {
 			b.Fatal(err)
 		}
 	}
 }
 
 func BenchmarkBackoffFull(b *testing.B) {
-	p := Defaults()
+	p := Binding.Defaults()
 	p.Policy = Full
 	for b.Loop() {
-		if _, err := Run(p, 1); err != nil {
+		if _, err := Run(seeded(p, 1)); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -353,11 +353,11 @@ func BenchmarkBackoffFull(b *testing.B) {
 func BenchmarkBackoff100k(b *testing.B) {
 	for _, pol := range Policies {
 		b.Run(string(pol), func(b *testing.B) {
-			p := Defaults()
+			p := Binding.Defaults()
 			p.Policy = pol
 			p.Clients = 100_000
 			for b.Loop() {
-				if _, err := Run(p, 1); err != nil {
+				if _, err := Run(seeded(p, 1)); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -514,10 +514,10 @@ func TestLargeRunsMatchPlainPriorityQueue(t *testing.T) {
 			if pol == None || (clients == 100_000 && pol != Full) {
 				continue
 			}
-			p := Defaults()
+			p := Binding.Defaults()
 			p.Policy, p.Clients = pol, clients
 			for seed := uint64(1); seed <= 2; seed++ {
-				got, err := Run(p, seed)
+				got, err := Run(seeded(p, seed))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -537,18 +537,18 @@ func TestLargeRunsMatchPlainPriorityQueue(t *testing.T) {
 // (insert keeps its room whole). Before either, 300 clients against 7 a
 // slot made 249 allocations, and 100,000 at the defaults 4,059.
 func TestRunAllocatesPerRunNotPerSlot(t *testing.T) {
-	herd := Defaults()
+	herd := Binding.Defaults()
 	herd.Clients = 100_000
 	for _, p := range []Params{
-		{Clients: 300, Capacity: 7, Slot: time.Second, Base: 10 * time.Millisecond, Cap: 500 * time.Millisecond},
+		{Compare: Off, Clients: 300, Capacity: 7, Slot: time.Second, Base: 10 * time.Millisecond, Cap: 500 * time.Millisecond},
 		herd,
 	} {
 		p.Policy = Full
-		res, err := Run(p, 1)
+		res, err := Run(seeded(p, 1))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if allocs := testing.AllocsPerRun(2, func() { Run(p, 1) }); allocs > 80 {
+		if allocs := testing.AllocsPerRun(2, func() { Run(seeded(p, 1)) }); allocs > 80 {
 			t.Errorf("%d clients, %d a slot: %v allocations a run over %d busy slots, want at most 80", p.Clients, p.Capacity, allocs, res.Waves)
 		}
 	}
@@ -560,9 +560,9 @@ func TestRunAllocatesPerRunNotPerSlot(t *testing.T) {
 func TestSlotEventsNamed(t *testing.T) {
 	for _, policy := range []Policy{None, Full} {
 		// Two calls a slot for 30,000 clients: over sim.MaxEvents slots.
-		p := Defaults()
+		p := Binding.Defaults()
 		p.Policy, p.Clients, p.Capacity = policy, 30_000, 2
-		res, err := Run(p, 1)
+		res, err := Run(seeded(p, 1))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -583,4 +583,10 @@ func TestSlotEventsNamed(t *testing.T) {
 			t.Errorf("%s: %d events, not cut short: the cut is not checked", policy, len(res.Trace))
 		}
 	}
+}
+
+// seeded is p drawing from seed.
+func seeded(p Params, seed uint64) Params {
+	p.Seed = seed
+	return p
 }

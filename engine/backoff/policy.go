@@ -1,7 +1,7 @@
-// Package backoff models a thousand clients retrying against a server that
-// answers a fixed number of calls per time slot (SIMULATORS.md, section 3),
-// under four waiting policies. It also provides Retry, the client side of
-// that lesson: the loop a careful client runs around one call.
+// This file is the waiting policies: the ceiling of an attempt's wait
+// and each policy's draw from it, which the herd (model.go) and the retry
+// helper (retry.go) both wait by.
+
 package backoff
 
 import (

@@ -51,15 +51,15 @@ func DefaultRetryPolicy() RetryPolicy {
 	return RetryPolicy{Attempts: 5, Base: 100 * time.Millisecond, Cap: 10 * time.Second}
 }
 
-// Validate reports the first field out of bounds.
-func (p RetryPolicy) Validate() error {
-	return sim.FirstError(
-		sim.CheckInt("attempts", p.Attempts, 1, 100),
-		sim.CheckSeconds("base", p.Base, MinBase, MaxCap),
-		sim.CheckSeconds("cap", p.Cap, max(p.Base, MinBase), MaxCap),
-		sim.CheckSeconds("deadline", p.Deadline, 0, 24*time.Hour),
-	)
-}
+// Validate reports the first field out of its bounds as a *param.Error
+// that names the field, its value and what is allowed. The bounds are
+// declared once, in Bind: at most 100 calls, the first one included;
+// a base and a cap of a millisecond to an hour, the cap at least the
+// base; a deadline of at most a day, or none. The check is the one a
+// model's Params gets from its binding (param.Binding), which checks the
+// fields as they are and writes them out only for the error; Retry runs
+// it first.
+func (p RetryPolicy) Validate() error { return retryBinding.Check(p) }
 
 // Stop is why Retry stopped calling.
 type Stop string

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/retrylab/retrylab/engine/param"
 	"github.com/retrylab/retrylab/engine/sim"
 )
 
@@ -20,7 +21,7 @@ func script(t *testing.T, outs ...Outcome) func(int) Outcome {
 }
 
 // Two 503s then a success: 3 calls and 2 waits, the n-th wait within
-// [0, base * 2^n] (SIMULATORS.md section 3), for every seed.
+// [0, base * 2^n] (the package documentation), for every seed.
 func TestRetryTwo503sThenSuccess(t *testing.T) {
 	p := DefaultRetryPolicy()
 	for seed := uint64(1); seed <= 40; seed++ {
@@ -129,10 +130,27 @@ func TestRetryStopsAtTheDeadline(t *testing.T) {
 	}
 }
 
+// A policy out of bounds is refused with a *param.Error that names the
+// field, its value and what is allowed.
 func TestRetryPolicyValidate(t *testing.T) {
-	p := DefaultRetryPolicy()
-	p.Attempts = 0
-	if _, err := Retry(p, sim.NewRand(1), nil); err == nil || err.Error() != "attempts: 0 is out of bounds (allowed: 1 to 100)" {
-		t.Fatalf("error %v", err)
+	for _, c := range []struct {
+		set  func(*RetryPolicy)
+		want string
+	}{
+		{func(p *RetryPolicy) { p.Attempts = 0 }, `attempts: "0" is out of bounds (allowed: 1 to 100)`},
+		{func(p *RetryPolicy) { p.Base = 0 }, `base: "0" is out of bounds (allowed: 0.001 to 3600)`},
+		{func(p *RetryPolicy) { p.Cap = 50 * time.Millisecond }, `cap: "0.05" is not at least base (0.1)`},
+		{func(p *RetryPolicy) { p.Deadline = 25 * time.Hour }, `deadline: "90000" is out of bounds (allowed: 0 to 86400)`},
+	} {
+		p := DefaultRetryPolicy()
+		c.set(&p)
+		_, err := Retry(p, sim.NewRand(1), nil)
+		var pe *param.Error
+		if !errors.As(err, &pe) || err.Error() != c.want {
+			t.Errorf("error %v, want %q", err, c.want)
+		}
+	}
+	if err := DefaultRetryPolicy().Validate(); err != nil {
+		t.Fatal(err)
 	}
 }

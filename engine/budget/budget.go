@@ -1,7 +1,7 @@
-// Package budget models a retry budget (SIMULATORS.md, section 4): a token
-// bucket in which every request earns a share of a token and every retry
-// spends a whole one, so that retries stay a bounded share of the traffic
-// while the upstream is down.
+// This file is the budgeted run: the requests, their retries and the
+// bucket (bucket.go) that lets them through or refuses them. The rules
+// and the published figures are the package's documentation (doc.go).
+
 package budget
 
 import (
@@ -123,27 +123,20 @@ func event(kind sim.Kind, i, r int, lane string, budget bool, tokens int64) sim.
 	return e
 }
 
+// events are the model's kinds of event; say writes their sentences.
+var events sim.Family
+
 // Kinds of the trace's events, lane and Ref "req-N". N is the request, M
 // a retry's number; OK says a budget is on, and then Amount is what the
 // bucket holds after the event, in millionths of a token.
-const (
-	Call   sim.Kind = firstKind + iota // a request's first call, which fails
-	Retry                              // a retry, which fails
-	Denied                             // a retry the bucket refused: the request gives up
+var (
+	Call   = events.Kind("call")   // a request's first call, which fails
+	Retry  = events.Kind("retry")  // a retry, which fails
+	Denied = events.Kind("denied") // a retry the bucket refused: the request gives up
 )
 
-// firstKind is the model's first Kind: sim.Declare refuses a number
-// another model took.
-const firstKind sim.Kind = 2 * sim.KindsPer
-
-var events = sim.Family{First: firstKind, Names: []string{
-	Call - firstKind:   "call",
-	Retry - firstKind:  "retry",
-	Denied - firstKind: "denied",
-}}
-
-// The kinds' sentences are written from the fields, when shown (say).
-func init() { sim.Declare(&events, say) }
+// The kinds' sentences are written from the fields, when shown.
+func init() { events.Say(say) }
 
 func say(e sim.Event) string {
 	state := ""

@@ -11,9 +11,9 @@ import (
 )
 
 // 1,000 requests with 3 retries each: 4,000 calls without a budget, exactly
-// 1,109 with one (SIMULATORS.md section 4; the arithmetic is on Run).
+// 1,109 with one (the package documentation has the arithmetic).
 func TestFigures(t *testing.T) {
-	p := Defaults()
+	p := Binding.Defaults()
 	p.Budget = false
 	res, err := Run(p)
 	if err != nil {
@@ -22,7 +22,7 @@ func TestFigures(t *testing.T) {
 	if res.Calls != 4000 || res.Retries != 3000 || res.Denied != 0 {
 		t.Fatalf("no budget: %d calls, %d retries, %d denied; want 4000, 3000, 0", res.Calls, res.Retries, res.Denied)
 	}
-	res, err = Run(Defaults())
+	res, err = Run(Binding.Defaults())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +98,7 @@ func TestValidateNamesTheParameter(t *testing.T) {
 		{func(p *Params) { p.Ratio = math.NaN() }, `ratio: "NaN" is not a number (allowed: 0 to 1)`},
 		{func(p *Params) { p.Bank = -1 }, `bank: "-1" is out of bounds (allowed: 0 to 1000)`},
 	} {
-		p := Defaults()
+		p := Binding.Defaults()
 		c.set(&p)
 		if _, err := Run(p); err == nil || err.Error() != c.want {
 			t.Errorf("error %v, want %q", err, c.want)
@@ -107,7 +107,7 @@ func TestValidateNamesTheParameter(t *testing.T) {
 }
 
 func BenchmarkBudget(b *testing.B) {
-	p := Defaults()
+	p := Binding.Defaults()
 	for b.Loop() {
 		if _, err := Run(p); err != nil {
 			b.Fatal(err)
@@ -140,7 +140,7 @@ func TestBucketNeverEmptiedByARetry(t *testing.T) {
 // Events carry their figures; the sentence is written from them only when
 // asked for, and says what the bucket held.
 func TestEventsAreData(t *testing.T) {
-	res, err := Run(Defaults())
+	res, err := Run(Binding.Defaults())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +156,7 @@ func TestEventsAreData(t *testing.T) {
 			t.Errorf("event %d says %q, want %q", i, got, want)
 		}
 	}
-	p := Defaults()
+	p := Binding.Defaults()
 	p.Budget = false
 	res, _ = Run(p)
 	if got := res.Trace[0].Sentence(); got != "Request 1 calls and fails." {
@@ -170,7 +170,7 @@ func TestEventsAreData(t *testing.T) {
 // trace as it grew).
 func TestTraceAllocatedOnce(t *testing.T) {
 	for _, on := range []bool{true, false} {
-		p := Defaults()
+		p := Binding.Defaults()
 		p.Budget = on
 		res, err := Run(p)
 		if err != nil {

@@ -8,7 +8,7 @@ import (
 
 // TestRunIntoReusesItsRoom: see simtest.RunInto.
 func TestRunIntoReusesItsRoom(t *testing.T) {
-	long, short := Defaults(), Defaults()
+	long, short := Binding.Defaults(), Binding.Defaults()
 	long.Budget = false
 	short.Budget = true
 	err := simtest.RunInto(long, short, RunInto, Run)

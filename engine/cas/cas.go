@@ -1,7 +1,7 @@
-// Package cas models a compare-and-set guard on a state change
-// (SIMULATORS.md, section 6): ship(order, version 7) is called twice; with
-// the version in the UPDATE's WHERE clause the first call ships and bumps
-// the version to 8, and the second changes nothing.
+// This file is the model: the order, the calls to ship it and the
+// UPDATE each runs, with or without the version in its WHERE clause; the
+// published figures are the package's documentation (doc.go).
+
 package cas
 
 import (
@@ -69,31 +69,24 @@ func Run(p Params) (Result, error) {
 	return res, nil
 }
 
+// events are the model's kinds of event; say writes their sentences.
+var events sim.Family
+
 // Kinds of the trace's events. Ref is the order and N the call, 1 first.
-const (
+var (
 	// Call is ship(order, version 7) running its UPDATE; OK: with the
 	// version in its WHERE clause.
-	Call sim.Kind = firstKind + iota
+	Call = events.Kind("call")
 	// Unchanged is an UPDATE that changed no row: M the version the order
 	// is at.
-	Unchanged
+	Unchanged = events.Kind("unchanged")
 	// Ship is an UPDATE that changed the row, and the order ships: M the
 	// version it bumped the order to.
-	Ship
+	Ship = events.Kind("ship")
 )
 
-// firstKind is the model's first Kind: sim.Declare refuses a number
-// another model took.
-const firstKind sim.Kind = 3 * sim.KindsPer
-
-var events = sim.Family{First: firstKind, Names: []string{
-	Call - firstKind:      "call",
-	Unchanged - firstKind: "unchanged",
-	Ship - firstKind:      "ship",
-}}
-
-// The kinds' sentences are written from the fields, when shown (say).
-func init() { sim.Declare(&events, say) }
+// The kinds' sentences are written from the fields, when shown.
+func init() { events.Say(say) }
 
 func say(e sim.Event) string {
 	read := strconv.Itoa(Read)

@@ -6,10 +6,10 @@ import (
 )
 
 // ship(order, version 7) twice: the first ships and bumps the version to 8,
-// the second changes nothing (SIMULATORS.md section 6). Without the
+// the second changes nothing (the package documentation). Without the
 // compare, each call ships and bumps again.
 func TestFigures(t *testing.T) {
-	res, err := Run(Defaults())
+	res, err := Run(Binding.Defaults())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +36,7 @@ func TestAnyNumberOfCalls(t *testing.T) {
 }
 
 func BenchmarkCAS(b *testing.B) {
-	p := Defaults()
+	p := Binding.Defaults()
 	for b.Loop() {
 		if _, err := Run(p); err != nil {
 			b.Fatal(err)

@@ -1,5 +1,6 @@
 // Package figures is the one table of the figures each model must
-// reproduce (SIMULATORS.md), for the tests of every layer: the engine's,
+// reproduce (each documented, with its arithmetic, in its model
+// package's documentation), for the tests of every layer: the engine's,
 // the widgets', the CLI's and the browser's all read the same rows, so a
 // figure is written once.
 //
@@ -14,7 +15,7 @@ import "strconv"
 // A Row is one published case.
 type Row struct {
 	Model  string            // the model's name, which is its widget's
-	Case   string            // the row of SIMULATORS.md, in words
+	Case   string            // the case, in words
 	Params map[string]string // parameters other than the defaults
 	Want   map[string]string // figures by data-* name
 }

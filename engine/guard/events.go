@@ -6,48 +6,37 @@ import (
 	"github.com/retrylab/retrylab/engine/sim"
 )
 
+// events are the model's kinds of event; say writes their sentences.
+var events sim.Family
+
 // Kinds of the trace's events, and the fields each fills (Lane is the
 // request: "req-N", "retry" or "other"; Ref what the event is about).
-const (
+var (
 	// Select is a SELECT of the key (Ref). OK: a row was found; then N is
 	// its saved status (0: claimed, no answer saved yet) and Detail its
 	// payment.
-	Select sim.Kind = firstKind + iota
+	Select = events.Kind("select")
 	// Card is a hop at the card network before the charge: M the hop,
 	// Amount the amount.
-	Card
+	Card = events.Kind("card")
 	// Charge is the card charged: Ref the payment, Amount the amount.
-	Charge
+	Charge = events.Kind("charge")
 	// Insert is an INSERT that took a row. OK: the key itself was claimed
 	// (claim-before-work); else a payment row (Detail) was inserted.
-	Insert
+	Insert = events.Kind("insert")
 	// Conflict is an INSERT the unique index refused; OK and Detail as for
 	// Insert.
-	Conflict
+	Conflict = events.Kind("conflict")
 	// Update is the answer saved on the key's row: N the status, Ref the
 	// payment.
-	Update
+	Update = events.Kind("update")
 	// Answered is the request's answer: N the status, Ref the payment, OK a
 	// replay, M the Retry-After in seconds.
-	Answered
+	Answered = events.Kind("answer")
 )
 
-// firstKind is the model's first Kind: sim.Declare refuses a number
-// another model took.
-const firstKind sim.Kind = 4 * sim.KindsPer
-
-var events = sim.Family{First: firstKind, Names: []string{
-	Select - firstKind:   "select",
-	Card - firstKind:     "card",
-	Charge - firstKind:   "charge",
-	Insert - firstKind:   "insert",
-	Conflict - firstKind: "conflict",
-	Update - firstKind:   "update",
-	Answered - firstKind: "answer",
-}}
-
-// The kinds' sentences are written from the fields, when shown (say).
-func init() { sim.Declare(&events, say) }
+// The kinds' sentences are written from the fields, when shown.
+func init() { events.Say(say) }
 
 func say(e sim.Event) string {
 	switch e.Kind {

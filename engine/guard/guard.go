@@ -1,14 +1,14 @@
-// Package guard models N identical requests with one idempotency key
-// arriving at the same instant, and three ways a handler can try to charge
-// only once (SIMULATORS.md, section 2).
-//
-// Each handler is a sequence of steps. A step is one statement against a
-// small in-memory database, which runs each statement atomically and
-// enforces unique indexes, or one hop of a charge at the card network, which
-// takes CardSteps steps, or the answer to the client. A seeded scheduler
-// interleaves the handlers: with Spread 0 all arrive together and run in
-// lockstep, round-robin, one step each per round; otherwise each arrives at
-// a random round within Spread and the order within a round is shuffled.
+// This file is the model itself: the strategies, the handlers and their
+// steps, the in-memory database that runs each statement atomically and
+// enforces unique indexes, the card network's hops, and the scheduler
+// that interleaves the handlers, in lockstep or at random from the seed.
+// Run and RunInto start a run, and Run's comment counts the steps behind
+// the lockstep figures. The rules and the published figures are the
+// package's documentation (doc.go); the trace's kinds are in events.go,
+// the parameters in params.go, and the summary each run comes to is
+// Summary, below, with the answer of every request of the burst and of
+// the two requests that follow it.
+
 package guard
 
 import (
@@ -43,6 +43,7 @@ type Params struct {
 	N        int      // identical requests, one key, one amount
 	Strategy Strategy //
 	Spread   int      // 0: together, in lockstep; else arrivals spread over 0..Spread rounds, random order (4 gives check-then-insert 10 to 20 rows, as a real PostgreSQL does when duplicates arrive a few milliseconds apart around a short card call)
+	Seed     uint64   // the arrivals and interleavings when Spread is above 0
 }
 
 // Fixed parts of the model.
@@ -86,8 +87,8 @@ type Result struct {
 	Trace sim.Trace `json:"-"`
 }
 
-// Run simulates p, drawing arrivals and interleavings from seed when Spread
-// is above 0.
+// Run simulates p, drawing arrivals and interleavings from p.Seed when
+// Spread is above 0.
 //
 // In lockstep the figures follow from the step counts. Check-then-insert:
 // every SELECT runs in round 1, before any INSERT (round 1 + CardSteps + 1),
@@ -97,9 +98,9 @@ type Result struct {
 // INSERT of the key wins in round 1; the others read the row in round 2,
 // long before the winner saves its answer (round CardSteps + 2), and answer
 // 409: {201: 1, 409: N-1}, 1 charge.
-func Run(p Params, seed uint64) (Result, error) {
+func Run(p Params) (Result, error) {
 	var res Result
-	err := RunInto(p, seed, &res)
+	err := RunInto(p, &res)
 	return res, err
 }
 
@@ -107,14 +108,14 @@ func Run(p Params, seed uint64) (Result, error) {
 // the room of res's last ones, which they overwrite, so a caller
 // that runs the model again and again, and no longer reads its last run,
 // allocates them once. On an error res is left as it was.
-func RunInto(p Params, seed uint64, res *Result) error {
+func RunInto(p Params, res *Result) error {
 	if err := p.Validate(); err != nil {
 		return err
 	}
 	// One block for the model, its database and its Sim, one for the
 	// handlers (the burst's, then the two follow-ups'), one for the names.
 	m := &model{p: p, db: db{unique: p.Strategy != CheckThenInsert, rows: make([]row, 0, p.N+2)}, r: -1}
-	m.s.Seed(seed)
+	m.s.Seed(p.Seed)
 	m.s.Trace = res.Trace[:0]
 	// Room for every step of the burst and the two follow-ups, so the
 	// trace is allocated once, at its size, rather than copied as it grows.

@@ -12,14 +12,14 @@ import (
 
 func run(t *testing.T, p Params, seed uint64) Result {
 	t.Helper()
-	res, err := Run(p, seed)
+	res, err := Run(seeded(p, seed))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return res
 }
 
-// Twenty at once, in lockstep (SIMULATORS.md section 2; the step counts are
+// Twenty at once, in lockstep (the package documentation; the step counts are
 // on Run).
 func TestLockstepFigures(t *testing.T) {
 	for _, c := range []struct {
@@ -152,7 +152,7 @@ func FuzzRun(f *testing.F) {
 		if int(s) < len(Strategies) {
 			p.Strategy = Strategies[s]
 		}
-		res, err := Run(p, seed)
+		res, err := Run(seeded(p, seed))
 		if p.Validate() != nil {
 			var pe *param.Error
 			if !errors.As(err, &pe) || !slices.Contains([]string{"n", "strategy", "spread"}, pe.Param) {
@@ -188,16 +188,16 @@ func TestValidateNamesTheParameter(t *testing.T) {
 		{Params{N: 20, Strategy: "lock"}, `strategy: "lock" is not allowed (allowed: check-then-insert, constraint-after-charge, claim-before-work)`},
 		{Params{N: 20, Strategy: ClaimBeforeWork, Spread: -1}, `spread: "-1" is out of bounds (allowed: 0 to 10)`},
 	} {
-		if _, err := Run(c.p, 1); err == nil || err.Error() != c.want {
+		if _, err := Run(seeded(c.p, 1)); err == nil || err.Error() != c.want {
 			t.Errorf("error %v, want %q", err, c.want)
 		}
 	}
 }
 
 func BenchmarkGuard(b *testing.B) {
-	p := Defaults()
+	p := Binding.Defaults()
 	for b.Loop() {
-		if _, err := Run(p, 1); err != nil {
+		if _, err := Run(seeded(p, 1)); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -213,7 +213,7 @@ func TestTraceIsReservedAtItsSize(t *testing.T) {
 			for _, spread := range []int{0, 4, 10} {
 				p := Params{Strategy: st, N: n, Spread: spread}
 				for seed := range uint64(5) {
-					res, err := Run(p, seed)
+					res, err := Run(seeded(p, seed))
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -226,4 +226,10 @@ func TestTraceIsReservedAtItsSize(t *testing.T) {
 			}
 		}
 	}
+}
+
+// seeded is p drawing from seed.
+func seeded(p Params, seed uint64) Params {
+	p.Seed = seed
+	return p
 }

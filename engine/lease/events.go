@@ -6,78 +6,58 @@ import (
 	"github.com/retrylab/retrylab/engine/sim"
 )
 
+// events are the model's kinds of event; say writes their sentences.
+var events sim.Family
+
 // Kinds of the trace's events, and the fields each fills. Lanes: "client",
 // "server", "store" (the key store) and "card" (the processor), as To.
-const (
+var (
 	// Send is the client's request: N the send, 1 the first.
-	Send sim.Kind = firstKind + iota
+	Send = events.Kind("send")
 	// Silence is the client giving up waiting for send N, when it
 	// retries.
-	Silence
+	Silence = events.Kind("silence")
 	// Claim is the first claim of the key (Ref): N the lease's end, in
 	// seconds.
-	Claim
+	Claim = events.Kind("claim")
 	// Takeover is a claim of a key whose lease lapsed: N the new lease's
 	// end, Detail the recovery point found, OK the work resumes from it
 	// (recovery points on).
-	Takeover
+	Takeover = events.Kind("takeover")
 	// Payment is a payment row created, pending: Ref its id.
-	Payment
+	Payment = events.Kind("payment")
 	// Checkpoint is a recovery point recorded on the key: Detail the point.
-	Checkpoint
+	Checkpoint = events.Kind("checkpoint")
 	// Charge is the processor's charge: Ref its id, Detail the payment
 	// (the processor's key), Amount the cents; OK the processor knew the
 	// key and gave the same charge back.
-	Charge
+	Charge = events.Kind("charge")
 	// Pause is the owner pausing before the charge: N the second it wakes.
-	Pause
+	Pause = events.Kind("pause")
 	// Wake is the paused owner carrying on.
-	Wake
+	Wake = events.Kind("wake")
 	// Fenced is the store refusing a write of an owner whose claim was
 	// taken over.
-	Fenced
+	Fenced = events.Kind("fenced")
 	// Skip is a takeover passing over the charge its recovery point
 	// records: Ref the charge, Detail the payment.
-	Skip
+	Skip = events.Kind("skip")
 	// Crashed is the server's process dying: Detail the Crash point.
-	Crashed
+	Crashed = events.Kind("crash")
 	// Save is the answer saved on the key: N the status, Ref the charge.
-	Save
+	Save = events.Kind("save")
 	// InFlight is the store finding the key claimed and its lease live: N
 	// the lease's end, in seconds, M the 409's Retry-After.
-	InFlight
+	InFlight = events.Kind("in-flight")
 	// Found is the store finding the key done: N the saved status.
-	Found
+	Found = events.Kind("found")
 	// Answer is the server's answer: N the status, Ref the charge a 201
 	// names, OK replayed, M a 409's Retry-After in seconds.
-	Answer
+	Answer = events.Kind("answer")
 )
 
-// firstKind is the model's first Kind: sim.Declare refuses a number
-// another model took.
-const firstKind sim.Kind = 5 * sim.KindsPer
-
-var events = sim.Family{First: firstKind, Names: []string{
-	Send - firstKind:       "send",
-	Silence - firstKind:    "silence",
-	Claim - firstKind:      "claim",
-	Takeover - firstKind:   "takeover",
-	Payment - firstKind:    "payment",
-	Checkpoint - firstKind: "checkpoint",
-	Charge - firstKind:     "charge",
-	Pause - firstKind:      "pause",
-	Wake - firstKind:       "wake",
-	Fenced - firstKind:     "fenced",
-	Skip - firstKind:       "skip",
-	Crashed - firstKind:    "crash",
-	Save - firstKind:       "save",
-	InFlight - firstKind:   "in-flight",
-	Found - firstKind:      "found",
-	Answer - firstKind:     "answer",
-}}
-
-// The kinds' sentences are written from the fields, when shown (say).
-func init() { sim.Declare(&events, say) }
+// The kinds' sentences are written from the fields, when shown.
+func init() { events.Say(say) }
 
 func say(e sim.Event) string {
 	itoa := strconv.Itoa

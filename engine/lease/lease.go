@@ -1,22 +1,3 @@
-// Package lease is the crash of the leases-and-recovery chapter, run on
-// the real protocol: engine/idem's Keeper and MemoryStore, with the
-// virtual clock of engine/sim as the keeper's clock. A client pays once
-// with an Idempotency-Key; the server's first request crashes where the
-// reader chooses (before the charge, after it, or after saving the
-// answer), or pauses past its lease and wakes; the client retries when
-// the reader chooses, before or after the claim's lease ends, and honours
-// a 409's Retry-After. The server's work records recovery points, or not,
-// so a takeover resumes or starts over.
-//
-// The model claims, takes over, records recovery points and saves
-// through the same code as the sandbox API (idem.Keeper.Do and the
-// MemoryStore's Claim, Checkpoint and Complete, each fenced by the
-// claim): what the widget shows is what the protocol does, not a
-// description of it. Only the work is the model's own, a smaller copy of
-// the API's payment work (engine/idem/idemhttp): choose the payment,
-// charge it, answer 201. The charge is the processor's, outside the key
-// store, so no fence guards it: the processor's own idempotency key, the
-// payment's id, does, as the chapter says.
 package lease
 
 import (

@@ -175,7 +175,7 @@ func TestValidate(t *testing.T) {
 	}{
 		{Params{Crash: "later", Lease: time.Minute, Retry: time.Minute}, `crash: "later" is not allowed (allowed: none, before-charge, after-charge, after-saving, pauses)`},
 		{Params{Crash: NoCrash, Lease: time.Second, Retry: time.Minute}, `lease: "1" is out of bounds (allowed: 5 to 300)`},
-		{Params{Crash: NoCrash, Lease: time.Minute, Retry: 1500 * time.Millisecond}, `retry: "1.5s" is not a whole number of seconds`},
+		{Params{Crash: NoCrash, Lease: time.Minute, Retry: 1500 * time.Millisecond}, `retry: "1.5" is not a whole number (allowed: 2 to 600)`},
 	} {
 		if _, err := Run(c.p); err == nil || err.Error() != c.want {
 			t.Errorf("%+v: error %v, want %s", c.p, err, c.want)
@@ -184,7 +184,7 @@ func TestValidate(t *testing.T) {
 }
 
 func BenchmarkLease(b *testing.B) {
-	p := Defaults()
+	p := Binding.Defaults()
 	for b.Loop() {
 		if _, err := Run(p); err != nil {
 			b.Fatal(err)

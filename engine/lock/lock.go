@@ -1,12 +1,3 @@
-// Package lock models the widely copied Redis recipe for idempotency keys
-// (SIMULATORS.md, section 7): one payment intent, one key, senders that
-// retry, and a key store with the Redis commands' semantics, run against the
-// recipe's failure modes (a crash under the lock, work slower than the
-// lock, eviction, the store being down).
-//
-// The store is Redis as the recipe uses it: every command is atomic, and a
-// key set with EX L at time t exists for times < t + L. Time is in seconds
-// on the virtual clock; nothing here sleeps or reads a clock.
 package lock
 
 import (
@@ -14,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/retrylab/retrylab/engine/param"
 	"github.com/retrylab/retrylab/engine/sim"
 )
 
@@ -122,8 +114,8 @@ func (c *charge) Handle() {
 // Run plays the senders until no event is left. With the defaults: the
 // first sender takes the lock and is charged; the second finds the lock
 // taken and no result, gets 409, and 60 s later gets the saved result: 1
-// charge, 3 sends, 1 conflict, 1 replay, done at 60 s. SIMULATORS.md
-// section 7 lists the figures of every fault; the tests assert them.
+// charge, 3 sends, 1 conflict, 1 replay, done at 60 s. The package
+// documentation lists the figures of every fault; the tests assert them.
 func Run(p Params) (Result, error) {
 	var res Result
 	err := RunInto(p, &res)
@@ -187,57 +179,35 @@ func RunInto(p Params, res *Result) error {
 	return nil
 }
 
+// events are the model's kinds of event; say writes their sentences.
+var events sim.Family
+
 // Kinds of the trace's events, in lanes "sender-N", "server", "store" and
 // "processor". Ref is the send ("sender-2/3": sender 2's third send), a
 // charge ("ch_1") or empty; the fields each kind fills are listed with it.
-const (
-	EvSend        sim.Kind = firstKind + iota // a sender sends: Lane the sender, N the send's number
-	EvTimeout                                 // a sender stops waiting: N the timeout in seconds
-	EvGiveUp                                  // a sender has used its attempts: N their number
-	EvGet                                     // get-then-set's GET of the result: OK found
-	EvLock                                    // SET lock NX EX took the lock: N the TTL in seconds
-	EvLockHeld                                // SET lock NX found it taken, then GET result: OK found
-	EvStoreDown                               // the store cannot be reached: Detail the server's choice (an OnDown)
-	EvWork                                    // the server starts the charge for the sender To names
-	EvCharge                                  // the processor records a charge: Ref its id
-	EvCrash                                   // the server crashes at the end of the work: OK after the charge
-	EvSave                                    // SET result EX: Ref the charge, N the TTL in seconds
-	EvUnsaved                                 // the store is still down at the end of the work: the result is not saved
-	EvCreated                                 // 201 to the sender To names
-	EvReplay                                  // the saved 201, replayed to To
-	EvConflict                                // 409 to To
-	EvUnavailable                             // 503 to To
-	EvLost                                    // an answer for To after it stopped waiting: N the status
-	EvEvict                                   // the store evicts every key: N the keys alive then
+var (
+	EvSend        = events.Kind("send")        // a sender sends: Lane the sender, N the send's number
+	EvTimeout     = events.Kind("timeout")     // a sender stops waiting: N the timeout in seconds
+	EvGiveUp      = events.Kind("give-up")     // a sender has used its attempts: N their number
+	EvGet         = events.Kind("get")         // get-then-set's GET of the result: OK found
+	EvLock        = events.Kind("lock")        // SET lock NX EX took the lock: N the TTL in seconds
+	EvLockHeld    = events.Kind("lock-held")   // SET lock NX found it taken, then GET result: OK found
+	EvStoreDown   = events.Kind("store-down")  // the store cannot be reached: Detail the server's choice (an OnDown)
+	EvWork        = events.Kind("work")        // the server starts the charge for the sender To names
+	EvCharge      = events.Kind("charge")      // the processor records a charge: Ref its id
+	EvCrash       = events.Kind("crash")       // the server crashes at the end of the work: OK after the charge
+	EvSave        = events.Kind("save")        // SET result EX: Ref the charge, N the TTL in seconds
+	EvUnsaved     = events.Kind("unsaved")     // the store is still down at the end of the work: the result is not saved
+	EvCreated     = events.Kind("created")     // 201 to the sender To names
+	EvReplay      = events.Kind("replay")      // the saved 201, replayed to To
+	EvConflict    = events.Kind("conflict")    // 409 to To
+	EvUnavailable = events.Kind("unavailable") // 503 to To
+	EvLost        = events.Kind("lost")        // an answer for To after it stopped waiting: N the status
+	EvEvict       = events.Kind("evict")       // the store evicts every key: N the keys alive then
 )
 
-// firstKind is the model's first Kind: sim.Declare refuses a number
-// another model took.
-const firstKind sim.Kind = 6 * sim.KindsPer
-
-var events = sim.Family{First: firstKind, Names: []string{
-	EvSend - firstKind:        "send",
-	EvTimeout - firstKind:     "timeout",
-	EvGiveUp - firstKind:      "give-up",
-	EvGet - firstKind:         "get",
-	EvLock - firstKind:        "lock",
-	EvLockHeld - firstKind:    "lock-held",
-	EvStoreDown - firstKind:   "store-down",
-	EvWork - firstKind:        "work",
-	EvCharge - firstKind:      "charge",
-	EvCrash - firstKind:       "crash",
-	EvSave - firstKind:        "save",
-	EvUnsaved - firstKind:     "unsaved",
-	EvCreated - firstKind:     "created",
-	EvReplay - firstKind:      "replay",
-	EvConflict - firstKind:    "conflict",
-	EvUnavailable - firstKind: "unavailable",
-	EvLost - firstKind:        "lost",
-	EvEvict - firstKind:       "evict",
-}}
-
-// The kinds' sentences are written from the fields, when shown (say).
-func init() { sim.Declare(&events, say) }
+// The kinds' sentences are written from the fields, when shown.
+func init() { events.Say(say) }
 
 func say(e sim.Event) string {
 	found := func(ok bool) string {
@@ -487,7 +457,7 @@ func statusCode(status int) int {
 }
 
 // secs writes d in seconds: 300, 0.5.
-func secs(d time.Duration) string { return sim.FormatFloat(d.Seconds()) }
+func secs(d time.Duration) string { return param.Number(d.Seconds()) }
 
 // wholeSeconds is d in seconds, which Validate keeps whole.
 func wholeSeconds(d time.Duration) int { return int(d / time.Second) }

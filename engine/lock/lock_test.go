@@ -9,7 +9,7 @@ import (
 // done is a done_at_s figure; gaveUp marks a run where some sender gave up.
 func done(s float64) *float64 { return &s }
 
-// Every figure of SIMULATORS.md section 7's table, at the defaults unless
+// Every figure of the table of published figures (the package documentation), at the defaults unless
 // the case says otherwise.
 func TestFigures(t *testing.T) {
 	for _, c := range []struct {
@@ -31,7 +31,7 @@ func TestFigures(t *testing.T) {
 		{"setnx, retry 200", func(p *Params) { p.Retry = 200 * time.Second }, 1, 3, 1, 1, 0, done(200)},
 		{"setnx, retry 200, evict on", func(p *Params) { p.Retry = 200 * time.Second; p.Evict = true }, 2, 3, 1, 0, 0, done(202)},
 	} {
-		p := Defaults()
+		p := Binding.Defaults()
 		c.set(&p)
 		res, err := Run(p)
 		if err != nil {
@@ -56,7 +56,7 @@ func TestFigures(t *testing.T) {
 // stopped waiting (2 timeouts, 2 answers lost), and both senders use all
 // 8 attempts before the replay.
 func TestWorkLongerThanTheLock(t *testing.T) {
-	p := Defaults()
+	p := Binding.Defaults()
 	p.Work = 400 * time.Second
 	res, _ := Run(p)
 	if res.Timeouts != 2 || res.Trace.Count(EvLost) != 2 || res.Trace.Count(EvLock) != 2 {
@@ -78,7 +78,7 @@ func TestWorkLongerThanTheLock(t *testing.T) {
 // With one attempt, the sender that gets 409 gives up, and done_at_s is
 // null.
 func TestGivingUp(t *testing.T) {
-	p := Defaults()
+	p := Binding.Defaults()
 	p.Attempts = 1
 	res, _ := Run(p)
 	if res.GaveUp != 1 || res.DoneAt != nil || res.Charges != 1 || res.Trace.Count(EvGiveUp) != 1 {
@@ -94,7 +94,7 @@ func TestGivingUp(t *testing.T) {
 // An answer due at the very instant the sender stops waiting is lost: the
 // timeout was scheduled first.
 func TestAnswerAtTheTimeoutIsLost(t *testing.T) {
-	p := Defaults()
+	p := Binding.Defaults()
 	p.Dupes = 1
 	p.Work = p.Timeout
 	res, _ := Run(p)
@@ -105,7 +105,7 @@ func TestAnswerAtTheTimeoutIsLost(t *testing.T) {
 
 // Eviction at the instant of a send comes before it.
 func TestEvictionComesFirst(t *testing.T) {
-	p := Defaults()
+	p := Binding.Defaults()
 	p.Retry = 200 * time.Second
 	p.Evict = true
 	p.EvictAt = 200 * time.Second
@@ -117,7 +117,7 @@ func TestEvictionComesFirst(t *testing.T) {
 
 // The same parameters give the same trace: the model is deterministic.
 func TestDeterministic(t *testing.T) {
-	p := Defaults()
+	p := Binding.Defaults()
 	p.Dupes = 30
 	p.Crash = AfterCharge
 	a, _ := Run(p)
@@ -144,7 +144,7 @@ func TestValidate(t *testing.T) {
 		{func(p *Params) { p.OnDown = "queue" }, `on-down: "queue" is not allowed (allowed: fail-open, fail-closed)`},
 		{func(p *Params) { p.Crash = "midway" }, `crash: "midway" is not allowed (allowed: none, before-charge, after-charge)`},
 	} {
-		p := Defaults()
+		p := Binding.Defaults()
 		c.set(&p)
 		if _, err := Run(p); err == nil || err.Error() != c.want {
 			t.Errorf("got %v; want %s", err, c.want)
@@ -169,7 +169,7 @@ func TestEverySentenceIsWritten(t *testing.T) {
 		func(p *Params) { p.Store = Down },
 		func(p *Params) { p.Store = Down; p.OnDown = FailClosed; p.Work = 40 * time.Second },
 	} {
-		p := Defaults()
+		p := Binding.Defaults()
 		set(&p)
 		res, _ := Run(p)
 		for _, e := range res.Trace {
@@ -182,7 +182,7 @@ func TestEverySentenceIsWritten(t *testing.T) {
 
 // A sentence names a sender by its lane, "sender-2" as "sender 2".
 func TestSentencesNameTheSender(t *testing.T) {
-	res, err := Run(Defaults())
+	res, err := Run(Binding.Defaults())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package lock
 
 import (
-	"strconv"
 	"time"
 
 	"github.com/retrylab/retrylab/engine/param"
@@ -64,7 +63,7 @@ const (
 var OnDowns = []OnDown{FailOpen, FailClosed}
 
 // Params are the knobs of the lock model. Durations are whole seconds:
-// Validate refuses a fraction, as the CLI and the widget do.
+// Binding.Check refuses a fraction, as the CLI and the widget do.
 type Params struct {
 	Dupes    int           // identical requests with the same key, one per sender, all sent at t = 0
 	Timeout  time.Duration // how long a sender waits for an answer
@@ -92,102 +91,50 @@ const (
 	MaxSeconds  = 604800
 )
 
-// Schema declares the parameters, SIMULATORS.md section 7's names and
-// defaults: two senders, the SET NX lock, no fault.
+// Bind declares the parameters, with the defaults of the published
+// figures (the package documentation): two senders, the SET NX lock, no
+// fault.
 //
 // A lock of 300 s against work of 2 s looks generous; the figures show
 // what it does not cover. A result kept 86,400 s (24 h) is the window
 // Stripe documents for its keys. A sender waits 10 s, then 60 s before it
 // tries again, at most 8 times: its last try is within 8 × (10 + 60) =
 // 560 s, past the lock's expiry, which is the point of the crash figures.
-var Schema = param.Schema{
-	{Name: "guard", Label: "Guard", Kind: param.Enum, Default: string(SetNX), Allowed: param.Strings(Guards),
-		Help: "none: charge every request; get-then-set: GET the result, charge, then SET it; setnx: SET a lock NX EX before the charge, beside the result"},
-	{Name: "dupes", Label: "Identical requests", Kind: param.Int, Default: "2", Min: 1, Max: MaxDupes,
-		Help: "requests with the same key sent at t = 0, one per sender (a double click, a proxy's retry)"},
-	{Name: "crash", Label: "Server crashes", Kind: param.Enum, Default: string(NoCrash), Allowed: param.Strings(Crashes),
-		Help: "the first handler that starts work crashes at its end, before or after the charge is recorded: nothing saved, no answer"},
-	{Name: "work", Label: "Charge takes (s)", Kind: param.Int, Default: "2", Min: 0, Max: MaxSeconds,
-		Help: "how long the charge takes, in seconds; the result is saved and the answer sent at its end"},
-	{Name: "evict", Label: "Evict every key", Kind: param.Bool, Default: "off",
-		Help: "memory pressure under an allkeys-* policy: the store drops every key at evict-at"},
-	{Name: "store", Label: "Key store", Kind: param.Enum, Default: string(Up), Allowed: param.Strings(Stores),
-		Help: "down: the store cannot be reached for the first outage seconds"},
-	{Name: "on-down", Label: "When the store is down", Kind: param.Enum, Default: string(FailOpen), Allowed: param.Strings(OnDowns),
-		Help: "fail-open: charge without the guard, save the result only if the store is back by then; fail-closed: answer 503"},
-	{Name: "lock-ttl", More: true, Label: "Lock TTL (s)", Kind: param.Int, Default: "300", Min: 1, Max: MaxSeconds,
-		Help: "EX of the lock key, in seconds"},
-	{Name: "result-ttl", More: true, Label: "Result TTL (s)", Kind: param.Int, Default: "86400", Min: 1, Max: MaxSeconds,
-		Help: "EX of the result key, in seconds"},
-	{Name: "timeout", More: true, Label: "Client timeout (s)", Kind: param.Int, Default: "10", Min: 1, Max: MaxSeconds,
-		Help: "how long a sender waits for an answer, in seconds"},
-	{Name: "retry", More: true, Label: "Wait before retrying (s)", Kind: param.Int, Default: "60", Min: 0, Max: MaxSeconds,
-		Help: "how long a sender waits after a timeout, a 409 or a 503 before it sends again, in seconds"},
-	{Name: "attempts", More: true, Label: "Attempts per sender", Kind: param.Int, Default: "8", Min: 1, Max: MaxAttempts,
-		Help: "sends per sender at most, the first included; then it gives up"},
-	{Name: "evict-at", More: true, Label: "Eviction at (s)", Kind: param.Int, Default: "120", Min: 0, Max: MaxSeconds,
-		Help: "when the store evicts every key, in seconds, if evict is on; before any send at the same instant"},
-	{Name: "outage", More: true, Label: "Store down for (s)", Kind: param.Int, Default: "30", Min: 1, Max: MaxSeconds,
-		Help: "how long the store cannot be reached from t = 0, in seconds, if the store is down"},
+func (p *Params) Bind(b *param.Binder) {
+	param.OneOf(b, &p.Guard, Guards, param.Param{Name: "guard", Label: "Guard", Default: string(SetNX),
+		Help: "none: charge every request; get-then-set: GET the result, charge, then SET it; setnx: SET a lock NX EX before the charge, beside the result"})
+	b.Int(&p.Dupes, param.Param{Name: "dupes", Label: "Identical requests", Default: "2", Min: 1, Max: MaxDupes,
+		Help: "requests with the same key sent at t = 0, one per sender (a double click, a proxy's retry)"})
+	param.OneOf(b, &p.Crash, Crashes, param.Param{Name: "crash", Label: "Server crashes", Default: string(NoCrash),
+		Help: "the first handler that starts work crashes at its end, before or after the charge is recorded: nothing saved, no answer"})
+	b.Seconds(&p.Work, param.Param{Name: "work", Label: "Charge takes (s)", Default: "2", Min: 0, Max: MaxSeconds,
+		Help: "how long the charge takes, in seconds; the result is saved and the answer sent at its end"})
+	b.Bool(&p.Evict, param.Param{Name: "evict", Label: "Evict every key", Default: "off",
+		Help: "memory pressure under an allkeys-* policy: the store drops every key at evict-at"})
+	param.OneOf(b, &p.Store, Stores, param.Param{Name: "store", Label: "Key store", Default: string(Up),
+		Help: "down: the store cannot be reached for the first outage seconds"})
+	param.OneOf(b, &p.OnDown, OnDowns, param.Param{Name: "on-down", Label: "When the store is down", Default: string(FailOpen),
+		Help: "fail-open: charge without the guard, save the result only if the store is back by then; fail-closed: answer 503"})
+	b.Seconds(&p.LockTTL, param.Param{Name: "lock-ttl", More: true, Label: "Lock TTL (s)", Default: "300", Min: 1, Max: MaxSeconds,
+		Help: "EX of the lock key, in seconds"})
+	b.Seconds(&p.ResultTTL, param.Param{Name: "result-ttl", More: true, Label: "Result TTL (s)", Default: "86400", Min: 1, Max: MaxSeconds,
+		Help: "EX of the result key, in seconds"})
+	b.Seconds(&p.Timeout, param.Param{Name: "timeout", More: true, Label: "Client timeout (s)", Default: "10", Min: 1, Max: MaxSeconds,
+		Help: "how long a sender waits for an answer, in seconds"})
+	b.Seconds(&p.Retry, param.Param{Name: "retry", More: true, Label: "Wait before retrying (s)", Default: "60", Min: 0, Max: MaxSeconds,
+		Help: "how long a sender waits after a timeout, a 409 or a 503 before it sends again, in seconds"})
+	b.Int(&p.Attempts, param.Param{Name: "attempts", More: true, Label: "Attempts per sender", Default: "8", Min: 1, Max: MaxAttempts,
+		Help: "sends per sender at most, the first included; then it gives up"})
+	b.Seconds(&p.EvictAt, param.Param{Name: "evict-at", More: true, Label: "Eviction at (s)", Default: "120", Min: 0, Max: MaxSeconds,
+		Help: "when the store evicts every key, in seconds, if evict is on; before any send at the same instant"})
+	b.Seconds(&p.Outage, param.Param{Name: "outage", More: true, Label: "Store down for (s)", Default: "30", Min: 1, Max: MaxSeconds,
+		Help: "how long the store cannot be reached from t = 0, in seconds, if the store is down"})
 }
 
-// Defaults are Schema's defaults.
-func Defaults() Params {
-	return defaults
-}
+// Binding is the parameters as Bind declares them: their Schema, their
+// Defaults, and the reading, writing and checking of Params.
+var Binding = param.NewBinding((*Params).Bind)
 
-// defaults are Schema's defaults, parsed once as the package starts
-// rather than on every call of Defaults.
-var defaults = FromValues(Schema.Defaults())
-
-// FromValues reads parameters checked against Schema.
-func FromValues(v param.Values) Params {
-	sec := func(name string) time.Duration { return time.Duration(v.Int(name)) * time.Second }
-	return Params{
-		Dupes:     v.Int("dupes"),
-		Timeout:   sec("timeout"),
-		Retry:     sec("retry"),
-		Attempts:  v.Int("attempts"),
-		Guard:     Guard(v.String("guard")),
-		Work:      sec("work"),
-		LockTTL:   sec("lock-ttl"),
-		ResultTTL: sec("result-ttl"),
-		Crash:     Crash(v.String("crash")),
-		Evict:     v.Bool("evict"),
-		EvictAt:   sec("evict-at"),
-		Store:     Store(v.String("store")),
-		Outage:    sec("outage"),
-		OnDown:    OnDown(v.String("on-down")),
-	}
-}
-
-// Raw writes the parameters as Schema reads them. A duration with a
-// fraction of a second is written with it, which Schema refuses.
-func (p Params) Raw() map[string]string {
-	sec := func(d time.Duration) string { return param.Number(d.Seconds()) }
-	return map[string]string{
-		"dupes":      strconv.Itoa(p.Dupes),
-		"timeout":    sec(p.Timeout),
-		"retry":      sec(p.Retry),
-		"attempts":   strconv.Itoa(p.Attempts),
-		"guard":      string(p.Guard),
-		"work":       sec(p.Work),
-		"lock-ttl":   sec(p.LockTTL),
-		"result-ttl": sec(p.ResultTTL),
-		"crash":      string(p.Crash),
-		"evict":      param.OnOff(p.Evict),
-		"evict-at":   sec(p.EvictAt),
-		"store":      string(p.Store),
-		"outage":     sec(p.Outage),
-		"on-down":    string(p.OnDown),
-	}
-}
-
-// Validate checks every parameter against Schema; the error is a
+// Validate checks every parameter against its declaration; the error is a
 // *param.Error naming the parameter, the value and what is allowed.
-func (p Params) Validate() error {
-	return Schema.CheckFields(p.Raw, param.Word(p.Guard), param.Num(float64(p.Dupes)), param.Word(p.Crash),
-		param.Num(p.Work.Seconds()), param.Flag(p.Evict), param.Word(p.Store), param.Word(p.OnDown),
-		param.Num(p.LockTTL.Seconds()), param.Num(p.ResultTTL.Seconds()), param.Num(p.Timeout.Seconds()),
-		param.Num(p.Retry.Seconds()), param.Num(float64(p.Attempts)), param.Num(p.EvictAt.Seconds()), param.Num(p.Outage.Seconds()))
-}
+func (p Params) Validate() error { return Binding.Check(p) }

@@ -1,8 +1,8 @@
-// Package ordering models webhook events that arrive out of order and twice
-// (SIMULATORS.md, section 6): a subscription moves from starter (evt_1, at
-// t = 0) to pro (evt_2, at t = 60), but the events arrive evt_2, evt_1,
-// evt_2. Deduplicating by event id stops the repeat, not the reordering, and
-// ends on starter; a watermark on the events' own time ends on pro.
+// This file is the model: the events, the arrivals and the consumer,
+// which applies or skips each delivery by its strategy, keeping the plan
+// and the watermark. The rules and the published figures are the
+// package's documentation (doc.go).
+
 package ordering
 
 import (
@@ -145,25 +145,18 @@ func byID(id string) Event {
 	return Event{}
 }
 
+// events are the model's kinds of event; say writes their sentences.
+var events sim.Family
+
 // Kinds of the trace's events, lane "consumer"; Ref is the event id.
-const (
-	Deliver sim.Kind = firstKind + iota // an event arrives: Detail its plan, N its time at the sender in seconds
-	Apply                               // the consumer applied it: Detail its plan
-	Skip                                // the consumer skipped it: Detail the Strategy that did, N its time and M the watermark's, in seconds
+var (
+	Deliver = events.Kind("deliver") // an event arrives: Detail its plan, N its time at the sender in seconds
+	Apply   = events.Kind("apply")   // the consumer applied it: Detail its plan
+	Skip    = events.Kind("skip")    // the consumer skipped it: Detail the Strategy that did, N its time and M the watermark's, in seconds
 )
 
-// firstKind is the model's first Kind: sim.Declare refuses a number
-// another model took.
-const firstKind sim.Kind = 7 * sim.KindsPer
-
-var events = sim.Family{First: firstKind, Names: []string{
-	Deliver - firstKind: "deliver",
-	Apply - firstKind:   "apply",
-	Skip - firstKind:    "skip",
-}}
-
-// The kinds' sentences are written from the fields, when shown (say).
-func init() { sim.Declare(&events, say) }
+// The kinds' sentences are written from the fields, when shown.
+func init() { events.Say(say) }
 
 func say(e sim.Event) string {
 	switch e.Kind {

@@ -7,7 +7,7 @@ import (
 )
 
 // evt_2 (pro, t=60), evt_1 (starter, t=0), evt_2 again: dedupe ends on
-// starter, a watermark on event time ends on pro (SIMULATORS.md section 6).
+// starter, a watermark on event time ends on pro (the package documentation).
 func TestFigures(t *testing.T) {
 	for _, c := range []struct {
 		s       Strategy
@@ -19,7 +19,7 @@ func TestFigures(t *testing.T) {
 		// Applying everything ends on pro only because evt_2 came again.
 		{NoGuard, "pro", []string{"evt_2", "evt_1", "evt_2"}},
 	} {
-		p := Defaults()
+		p := Binding.Defaults()
 		p.Strategy = c.s
 		res, err := Run(p)
 		if err != nil {
@@ -66,7 +66,7 @@ func TestValidate(t *testing.T) {
 }
 
 func BenchmarkOrdering(b *testing.B) {
-	p := Defaults()
+	p := Binding.Defaults()
 	for b.Loop() {
 		if _, err := Run(p); err != nil {
 			b.Fatal(err)

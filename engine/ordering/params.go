@@ -1,52 +1,30 @@
 package ordering
 
-import (
-	"slices"
-	"strings"
+import "github.com/retrylab/retrylab/engine/param"
 
-	"github.com/retrylab/retrylab/engine/param"
-)
-
-// Schema declares the parameters; the defaults are the article's case:
+// Bind declares the parameters; the defaults are the article's case:
 // evt_2, evt_1, evt_2 against dedupe.
-var Schema = param.Schema{
-	{Name: "strategy", Label: "Consumer", Kind: param.Enum, Default: string(Dedupe), Allowed: param.Strings(Strategies),
-		Help: "none: apply every event; dedupe: skip an event id already applied; watermark: skip an event no newer than the last applied"},
-	{Name: "arrival", Label: "Arrival order", Kind: param.EnumList, Default: "evt_2, evt_1, evt_2", Allowed: eventIDs(),
+func (p *Params) Bind(b *param.Binder) {
+	param.OneOf(b, &p.Strategy, Strategies, param.Param{Name: "strategy", Label: "Consumer", Default: string(Dedupe),
+		Help: "none: apply every event; dedupe: skip an event id already applied; watermark: skip an event no newer than the last applied"})
+	param.ListOf(b, &p.Arrival, eventIDs, param.Param{Name: "arrival", Label: "Arrival order", Default: "evt_2, evt_1, evt_2",
 		MinItems: 1, MaxItems: MaxArrivals,
-		Help: "the events in the order they arrive (evt_1: starter, sent at t = 0 s; evt_2: pro, sent at t = 60 s)"},
+		Help: "the events in the order they arrive (evt_1: starter, sent at t = 0 s; evt_2: pro, sent at t = 60 s)"})
 }
 
-func eventIDs() []string {
+// eventIDs are the ids of Events, the arrival's items.
+var eventIDs = func() []string {
 	out := make([]string, len(Events))
 	for i, e := range Events {
 		out[i] = e.ID
 	}
 	return out
-}
+}()
 
-// Defaults are Schema's defaults (the arrival a copy of its own).
-func Defaults() Params {
-	p := defaults
-	p.Arrival = slices.Clone(p.Arrival)
-	return p
-}
+// Binding is the parameters as Bind declares them: their Schema, their
+// Defaults, and the reading, writing and checking of Params.
+var Binding = param.NewBinding((*Params).Bind)
 
-// defaults are Schema's defaults, parsed once as the package starts
-// rather than on every call of Defaults.
-var defaults = FromValues(Schema.Defaults())
-
-// FromValues reads parameters checked against Schema.
-func FromValues(v param.Values) Params {
-	return Params{Strategy: Strategy(v.String("strategy")), Arrival: v.List("arrival")}
-}
-
-// Raw writes the parameters as Schema reads them.
-func (p Params) Raw() map[string]string {
-	return map[string]string{"strategy": string(p.Strategy), "arrival": strings.Join(p.Arrival, ",")}
-}
-
-// Validate checks the parameters against Schema.
-func (p Params) Validate() error {
-	return Schema.CheckFields(p.Raw, param.Word(p.Strategy), param.Words(p.Arrival))
-}
+// Validate checks every parameter against its declaration; the error is a
+// *param.Error naming the parameter, the value and what is allowed.
+func (p Params) Validate() error { return Binding.Check(p) }

@@ -1,9 +1,3 @@
-// Package outbox models the transactional outbox and the consumer's inbox
-// (SIMULATORS.md, section 6): an order and its event commit in one
-// transaction; a relay publishes outbox rows to a broker and then marks them
-// sent, and, if it crashes in between, publishes the row again after it
-// restarts; a consumer sends one email per event, and with an inbox keyed
-// by event id sends it once however often the event comes.
 package outbox
 
 import (
@@ -133,34 +127,23 @@ func RunInto(p Params, res *Result) error {
 	return nil
 }
 
+// events are the model's kinds of event; say writes their sentences.
+var events sim.Family
+
 // Kinds of the trace's events; Ref is the order's event id (none for
 // Restart).
-const (
-	Commit  sim.Kind = firstKind + iota // an order and its event committed together: N the order's number
-	Publish                             // the relay published the event
-	Mark                                // the relay marked the event sent
-	Crash                               // the relay crashed before marking the event
-	Restart                             // the relay restarted
-	Email                               // the consumer sent an email: OK when its inbox recorded the id with it
-	Skip                                // the inbox recognised the event and skipped it
+var (
+	Commit  = events.Kind("commit")  // an order and its event committed together: N the order's number
+	Publish = events.Kind("publish") // the relay published the event
+	Mark    = events.Kind("mark")    // the relay marked the event sent
+	Crash   = events.Kind("crash")   // the relay crashed before marking the event
+	Restart = events.Kind("restart") // the relay restarted
+	Email   = events.Kind("email")   // the consumer sent an email: OK when its inbox recorded the id with it
+	Skip    = events.Kind("skip")    // the inbox recognised the event and skipped it
 )
 
-// firstKind is the model's first Kind: sim.Declare refuses a number
-// another model took.
-const firstKind sim.Kind = 8 * sim.KindsPer
-
-var events = sim.Family{First: firstKind, Names: []string{
-	Commit - firstKind:  "commit",
-	Publish - firstKind: "publish",
-	Mark - firstKind:    "mark",
-	Crash - firstKind:   "crash",
-	Restart - firstKind: "restart",
-	Email - firstKind:   "email",
-	Skip - firstKind:    "skip",
-}}
-
-// The kinds' sentences are written from the fields, when shown (say).
-func init() { sim.Declare(&events, say) }
+// The kinds' sentences are written from the fields, when shown.
+func init() { events.Say(say) }
 
 func say(e sim.Event) string {
 	switch e.Kind {

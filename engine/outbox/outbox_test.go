@@ -7,7 +7,7 @@ import (
 
 // A relay that crashes after publishing but before marking publishes the
 // event again: 2 events on the broker; a consumer inbox keyed by event id
-// sends 1 email (SIMULATORS.md section 6).
+// sends 1 email (the package documentation).
 func TestFigures(t *testing.T) {
 	for _, c := range []struct {
 		crash, inbox      bool
@@ -59,7 +59,7 @@ func TestValidate(t *testing.T) {
 }
 
 func BenchmarkOutbox(b *testing.B) {
-	p := Defaults()
+	p := Binding.Defaults()
 	for b.Loop() {
 		if _, err := Run(p); err != nil {
 			b.Fatal(err)

@@ -8,7 +8,7 @@ import (
 
 // TestRunIntoReusesItsRoom: see simtest.RunInto.
 func TestRunIntoReusesItsRoom(t *testing.T) {
-	long, short := Defaults(), Defaults()
+	long, short := Binding.Defaults(), Binding.Defaults()
 	long.Orders, long.Inbox = 5, false
 	short.Orders, short.Inbox = 1, true
 	err := simtest.RunInto(long, short, RunInto, Run)

@@ -7,7 +7,10 @@
 // --help, and the authors' reference.
 //
 // The package is part of the WebAssembly module, so it keeps to small
-// standard packages: no fmt, no reflect.
+// standard packages: no fmt, no reflect. A model binds its parameters to
+// its Params' fields once (Binder, Binding), and the package reads, writes
+// and checks them by their places in the Params (unsafe's offsets, checked
+// as they are taken).
 package param
 
 import (
@@ -434,8 +437,14 @@ func lowerASCII(s string) string {
 	return string(b)
 }
 
-// Number writes f in its shortest exact decimal form: 0.1, 2.5, 100.
+// Number writes f in its shortest exact decimal form, which Parse reads
+// back: 0.1, 2.5, 100, -0.001; a negative zero is "0". It is the digits of
+// every number the project writes: a parameter's text, a bound in an error
+// message, and (chart.Number) a figure for a reader.
 func Number(f float64) string {
+	if f == 0 {
+		return "0" // and not "-0"
+	}
 	return strconv.FormatFloat(f, 'f', -1, 64)
 }
 

@@ -2,6 +2,8 @@ package param
 
 import (
 	"errors"
+	"math"
+	"strconv"
 	"testing"
 )
 
@@ -106,6 +108,20 @@ func TestBoolWordsInAnyCase(t *testing.T) {
 	for _, text := range []string{"\uff2f\uff2e", "o\u0301n", "\u212aeys", "onn"} {
 		if _, err := p.Parse(text); err == nil {
 			t.Errorf("Parse(%q) accepted a word that is not on, off, true, false, yes or no", text)
+		}
+	}
+}
+
+// Number is exact, reads back, and writes no negative zero.
+func TestNumber(t *testing.T) {
+	for f, want := range map[float64]string{0: "0", math.Copysign(0, -1): "0", -0.001: "-0.001", 0.1: "0.1",
+		100000: "100000", 1e9: "1000000000", 2.5: "2.5"} {
+		got := Number(f)
+		if got != want {
+			t.Errorf("Number(%v) = %q, want %q", f, got, want)
+		}
+		if back, err := strconv.ParseFloat(got, 64); err != nil || back != f {
+			t.Errorf("Number(%v) = %q reads back as %v", f, got, back)
 		}
 	}
 }

@@ -6,47 +6,33 @@ import (
 	"github.com/retrylab/retrylab/engine/sim"
 )
 
+// events are the model's kinds of event; say writes their sentences.
+var events sim.Family
+
 // Kinds of the trace's events, in lanes "client", "network" and "server",
 // and the fields each fills. Their sentences are written from the fields
 // when shown (say).
-const (
-	EvAttempt      sim.Kind = firstKind + iota // the client sends a request: N the attempt, Ref its key, if any
-	EvRequestLost                              // the network loses the request
-	EvResponseLost                             // the network loses the response: OK the card was charged
-	EvTimeout                                  // the client hears nothing in Timeout
-	EvGiveUp                                   // the client stops retrying: N the attempts made
-	EvReceipt                                  // the client holds a charge: Ref its id
-	EvCharge                                   // the server charges the card: Ref the charge, Amount in cents
-	EvReplay                                   // the server replays a saved answer: Ref its charge, Detail the key
+var (
+	EvAttempt      = events.Kind("attempt")       // the client sends a request: N the attempt, Ref its key, if any
+	EvRequestLost  = events.Kind("request-lost")  // the network loses the request
+	EvResponseLost = events.Kind("response-lost") // the network loses the response: OK the card was charged
+	EvTimeout      = events.Kind("timeout")       // the client hears nothing in Timeout
+	EvGiveUp       = events.Kind("give-up")       // the client stops retrying: N the attempts made
+	EvReceipt      = events.Kind("receipt")       // the client holds a charge: Ref its id
+	EvCharge       = events.Kind("charge")        // the server charges the card: Ref the charge, Amount in cents
+	EvReplay       = events.Kind("replay")        // the server replays a saved answer: Ref its charge, Detail the key
 	// EvReject is the server refusing the request: N the status (400, 409,
 	// 422, 500), Ref the key, M a 409's Retry-After in seconds, Detail a
 	// 400's reason.
-	EvReject
-	EvResponse // the server answers: N the status, Ref its charge, OK a replay
+	EvReject   = events.Kind("reject")
+	EvResponse = events.Kind("response") // the server answers: N the status, Ref its charge, OK a replay
 )
 
 // Lost reports whether k is the network losing a message.
 func Lost(k sim.Kind) bool { return k == EvRequestLost || k == EvResponseLost }
 
-// firstKind is the model's first Kind: sim.Declare refuses a number
-// another model took.
-const firstKind sim.Kind = 9 * sim.KindsPer
-
-var events = sim.Family{First: firstKind, Names: []string{
-	EvAttempt - firstKind:      "attempt",
-	EvRequestLost - firstKind:  "request-lost",
-	EvResponseLost - firstKind: "response-lost",
-	EvTimeout - firstKind:      "timeout",
-	EvGiveUp - firstKind:       "give-up",
-	EvReceipt - firstKind:      "receipt",
-	EvCharge - firstKind:       "charge",
-	EvReplay - firstKind:       "replay",
-	EvReject - firstKind:       "reject",
-	EvResponse - firstKind:     "response",
-}}
-
-// The kinds' sentences are written from the fields, when shown (say).
-func init() { sim.Declare(&events, say) }
+// The kinds' sentences are written from the fields, when shown.
+func init() { events.Say(say) }
 
 func say(e sim.Event) string {
 	switch e.Kind {

@@ -1,10 +1,6 @@
 package payment
 
 import (
-	"slices"
-	"strconv"
-	"strings"
-
 	"github.com/retrylab/retrylab/engine/idem/ledger"
 	"github.com/retrylab/retrylab/engine/param"
 )
@@ -57,63 +53,26 @@ type Params struct {
 	Amount   int64   // in cents
 }
 
-// Schema declares the parameters: the widget's controls, the markdown
+// Bind declares the parameters: the widget's controls, the markdown
 // check, the CLI's flags and Validate all come from it. The defaults are
 // the double charge of the second row of the table (no keys, the first
 // response lost).
-var Schema = param.Schema{
-	{Name: "keys", Label: "Idempotency keys", Kind: param.Enum, Default: string(KeysOff),
-		Allowed: param.Strings([]Keys{KeysOff, KeysPerIntent, KeysPerAttempt}),
-		Help:    "off: no key; per-intent: one key reused by every retry; per-attempt: a fresh key on each try (the classic bug)"},
-	{Name: "faults", Label: "Network, attempt by attempt", Kind: param.EnumList, Default: "lose-response, ok",
-		Allowed: param.Strings([]Fault{OK, LoseRequest, LoseResponse}), MaxItems: MaxFaults,
-		Pad: string(OK), CountFrom: "attempts",
-		Help: "what the network does to each attempt in turn; after the list, every attempt goes through"},
-	{Name: "attempts", Label: "Attempts", Kind: param.Int, Default: "3", Min: 1, Max: MaxAttempts,
-		Help: "how many times the client tries before it gives up"},
-	{Name: "amount", Label: "Amount (cents)", Kind: param.Int, Default: "2500", Min: 1, Max: MaxAmount,
-		Help: "the amount to charge, in cents"},
+func (p *Params) Bind(b *param.Binder) {
+	param.OneOf(b, &p.Keys, []Keys{KeysOff, KeysPerIntent, KeysPerAttempt}, param.Param{Name: "keys", Label: "Idempotency keys", Default: string(KeysOff),
+		Help: "off: no key; per-intent: one key reused by every retry; per-attempt: a fresh key on each try (the classic bug)"})
+	param.ListOf(b, &p.Faults, []Fault{OK, LoseRequest, LoseResponse}, param.Param{Name: "faults", Label: "Network, attempt by attempt", Default: "lose-response, ok",
+		MaxItems: MaxFaults, Pad: string(OK), CountFrom: "attempts",
+		Help: "what the network does to each attempt in turn; after the list, every attempt goes through"})
+	b.Int(&p.Attempts, param.Param{Name: "attempts", Label: "Attempts", Default: "3", Min: 1, Max: MaxAttempts,
+		Help: "how many times the client tries before it gives up"})
+	b.Int64(&p.Amount, param.Param{Name: "amount", Label: "Amount (cents)", Default: "2500", Min: 1, Max: MaxAmount,
+		Help: "the amount to charge, in cents"})
 }
 
-// Defaults are the parameters the widget starts with: Schema's defaults (the faults a copy of their own).
-func Defaults() Params {
-	p := defaults
-	p.Faults = slices.Clone(p.Faults)
-	return p
-}
+// Binding is the parameters as Bind declares them: their Schema, their
+// Defaults, and the reading, writing and checking of Params.
+var Binding = param.NewBinding((*Params).Bind)
 
-// defaults are Schema's defaults, parsed once as the package starts
-// rather than on every call of Defaults.
-var defaults = FromValues(Schema.Defaults())
-
-// FromValues reads parameters checked against Schema.
-func FromValues(v param.Values) Params {
-	p := Params{Keys: Keys(v.String("keys")), Attempts: v.Int("attempts"), Amount: int64(v.Int("amount"))}
-	for _, f := range v.List("faults") {
-		p.Faults = append(p.Faults, Fault(f))
-	}
-	return p
-}
-
-// Raw writes the parameters as Schema reads them.
-func (p Params) Raw() map[string]string {
-	return map[string]string{
-		"keys":     string(p.Keys),
-		"faults":   strings.Join(param.Strings(p.Faults), ","),
-		"attempts": strconv.Itoa(p.Attempts),
-		"amount":   strconv.FormatInt(p.Amount, 10),
-	}
-}
-
-// Validate checks every parameter against Schema; the error is a
+// Validate checks every parameter against its declaration; the error is a
 // *param.Error naming the parameter, the value and what is allowed.
-func (p Params) Validate() error {
-	// The faults as words, on the stack unless there are too many.
-	var words [MaxFaults]string
-	faults := words[:0]
-	for _, f := range p.Faults {
-		faults = append(faults, string(f))
-	}
-	return Schema.CheckFields(p.Raw, param.Word(p.Keys), param.Words(faults),
-		param.Num(float64(p.Attempts)), param.Num(float64(p.Amount)))
-}
+func (p Params) Validate() error { return Binding.Check(p) }

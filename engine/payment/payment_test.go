@@ -13,7 +13,7 @@ import (
 
 func run(t *testing.T, keys Keys, faults ...Fault) Result {
 	t.Helper()
-	p := Defaults()
+	p := Binding.Defaults()
 	p.Keys, p.Faults = keys, faults
 	r, err := Run(p)
 	if err != nil {
@@ -30,7 +30,7 @@ func ids(cs []Charge) string {
 	return strings.Join(s, ",")
 }
 
-// Rows 1 to 4 of the table in SIMULATORS.md, section 1 (amount 2500).
+// The four published cases of the package documentation (amount 2500).
 func TestTableRowsThroughRun(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
@@ -202,19 +202,19 @@ func TestGiveUp(t *testing.T) {
 }
 
 func TestDefaults(t *testing.T) {
-	p := Defaults()
+	p := Binding.Defaults()
 	// "lose-response, ok" as declared: the trailing ok is what every
 	// attempt past the list does anyway.
 	if p.Keys != KeysOff || len(p.Faults) != 1 || p.Faults[0] != LoseResponse ||
 		p.Attempts != 3 || p.Amount != 2500 || p.Validate() != nil {
-		t.Fatalf("Defaults() = %+v", p)
+		t.Fatalf("Binding.Defaults() = %+v", p)
 	}
 	p.Faults[0] = OK
-	if Defaults().Faults[0] != LoseResponse {
+	if Binding.Defaults().Faults[0] != LoseResponse {
 		t.Fatal("Defaults shares its fault list between calls")
 	}
 	// The widget starts with the second row: a double charge.
-	r, _ := Run(Defaults())
+	r, _ := Run(Binding.Defaults())
 	if len(r.Charges) != 2 || r.Receipt != "ch_2" {
 		t.Fatalf("default run: %d charges, receipt %q", len(r.Charges), r.Receipt)
 	}
@@ -239,7 +239,7 @@ func TestValidateNamesTheParameter(t *testing.T) {
 		{func(p *Params) { p.Amount = 0 }, "amount", `amount: "0" is out of bounds (allowed: 1 to 99999999)`},
 		{func(p *Params) { p.Amount = 100000000 }, "amount", `amount: "100000000" is out of bounds (allowed: 1 to 99999999)`},
 	} {
-		p := Defaults()
+		p := Binding.Defaults()
 		tc.change(&p)
 		err := p.Validate()
 		var pe *param.Error
@@ -363,7 +363,7 @@ func TestTraceIsReservedExactly(t *testing.T) {
 		for _, keys := range []Keys{KeysOff, KeysPerIntent, KeysPerAttempt} {
 			// Every list of attempts faults, as a number in base 3.
 			for code := 0; code < pow(len(faults), attempts); code++ {
-				p := Defaults()
+				p := Binding.Defaults()
 				p.Keys, p.Attempts, p.Faults = keys, attempts, nil
 				for c := code; len(p.Faults) < attempts; c /= len(faults) {
 					p.Faults = append(p.Faults, faults[c%len(faults)])

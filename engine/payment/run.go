@@ -1,9 +1,9 @@
-// Package payment is the double-charge simulator: a client pays over a
-// lossy network, retries when it hears nothing, and a payment server charges
-// the card, with or without idempotency keys (SIMULATORS.md, section 1).
-//
-// The model is deterministic: the network's faults are given, attempt by
-// attempt, and every delay is fixed, so Run needs no seed.
+// This file is a run's client: its attempts, its keys and its timeouts,
+// against the Server of server.go across the network's faults, and what
+// it ends up holding. Run and RunInto start a run; the rules and the
+// published figures are the package's documentation (doc.go), and the
+// trace's kinds are in events.go.
+
 package payment
 
 import (

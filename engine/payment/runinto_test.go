@@ -8,7 +8,7 @@ import (
 
 // TestRunIntoReusesItsRoom: see simtest.RunInto.
 func TestRunIntoReusesItsRoom(t *testing.T) {
-	long, short := Defaults(), Defaults()
+	long, short := Binding.Defaults(), Binding.Defaults()
 	long.Keys, long.Faults = KeysPerIntent, []Fault{LoseResponse, OK}
 	short.Keys, short.Faults = KeysOff, []Fault{OK}
 	err := simtest.RunInto(long, short, RunInto, Run)

@@ -114,7 +114,7 @@ func TestServerRefusesBadBodies(t *testing.T) {
 // simulated client may pay: the largest amount the widget offers is
 // charged, one cent more is refused with the API's words.
 func TestServerTakesWhatTheAPITakes(t *testing.T) {
-	p := Defaults()
+	p := Binding.Defaults()
 	p.Keys, p.Faults, p.Amount = KeysPerIntent, nil, MaxAmount
 	res, err := Run(p)
 	if err != nil || res.Status != 201 || len(res.Charges) != 1 || res.Charges[0].Amount != ledger.MaxAmount {

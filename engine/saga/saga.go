@@ -1,9 +1,3 @@
-// Package saga models a saga runner (SIMULATORS.md, section 6): charge the
-// card, book a flight, book a hotel; when a step fails, undo the done steps
-// in reverse. The runner keeps a durable log, crashes at a chosen point and
-// resumes from the log; each call carries the key saga:STEP (and
-// saga:STEP:undo for its compensation), so that a call repeated after the
-// crash is a replay at the service, not a second booking.
 package saga
 
 import (
@@ -243,39 +237,28 @@ func RunInto(p Params, res *Result) error {
 	return nil
 }
 
+// events are the model's kinds of event; say writes their sentences.
+var events sim.Family
+
 // Kinds of the trace's events. Lanes are "runner", "log" and a service's
 // step ("charge", "flight", "hotel"). A call's events (Do, Undo, Replay,
 // Refuse) are in the service's lane, with Ref the call's key, OK whether
 // the call carried it and Detail Compensation for an undo.
-const (
-	Do     sim.Kind = firstKind + iota // a service did a step
-	Undo                               // a service undid a step
-	Replay                             // a service answered a key it knew, doing nothing
-	Refuse                             // the failing step's service refused
-	Log                                // the durable log records a step's state: Ref the step, Detail the state
-	Crash                              // the runner crashed: Ref the step whose result it did not log
-	Resume                             // the runner resumed from its log: Ref the step it calls again
+var (
+	Do     = events.Kind("do")     // a service did a step
+	Undo   = events.Kind("undo")   // a service undid a step
+	Replay = events.Kind("replay") // a service answered a key it knew, doing nothing
+	Refuse = events.Kind("refuse") // the failing step's service refused
+	Log    = events.Kind("log")    // the durable log records a step's state: Ref the step, Detail the state
+	Crash  = events.Kind("crash")  // the runner crashed: Ref the step whose result it did not log
+	Resume = events.Kind("resume") // the runner resumed from its log: Ref the step it calls again
 )
 
 // Compensation is the Detail of a call that undoes its step.
 const Compensation = "undo"
 
-// firstKind is the model's first Kind: sim.Declare refuses a number
-// another model took.
-const firstKind sim.Kind = 10 * sim.KindsPer
-
-var events = sim.Family{First: firstKind, Names: []string{
-	Do - firstKind:     "do",
-	Undo - firstKind:   "undo",
-	Replay - firstKind: "replay",
-	Refuse - firstKind: "refuse",
-	Log - firstKind:    "log",
-	Crash - firstKind:  "crash",
-	Resume - firstKind: "resume",
-}}
-
-// The kinds' sentences are written from the fields, when shown (say).
-func init() { sim.Declare(&events, say) }
+// The kinds' sentences are written from the fields, when shown.
+func init() { events.Say(say) }
 
 func say(e sim.Event) string {
 	switch e.Kind {

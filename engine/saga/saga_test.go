@@ -11,10 +11,10 @@ import (
 
 // The runner crashes after the flight, resumes from its log and, when the
 // hotel fails, compensates in reverse with keys saga:step and
-// saga:step:undo: the card sees one charge and one undo (SIMULATORS.md
-// section 6).
+// saga:step:undo: the card sees one charge and one undo (the package
+// documentation).
 func TestFigure(t *testing.T) {
-	res, err := Run(Defaults())
+	res, err := Run(Binding.Defaults())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +40,7 @@ func TestFigure(t *testing.T) {
 // Without keys the repeated call is a second booking, and the compensation
 // only knows of one: a flight is left booked.
 func TestWithoutKeysTheResumeBooksTwice(t *testing.T) {
-	p := Defaults()
+	p := Binding.Defaults()
 	p.Keys = false
 	res, _ := Run(p)
 	if f := res.Effects.Of(Flight); f.Done != 2 || f.Undone != 1 || res.Stray != 1 || res.Charges != 1 || res.Undos != 1 {
@@ -110,7 +110,7 @@ func sprint(xs []string) string {
 }
 
 func BenchmarkSaga(b *testing.B) {
-	p := Defaults()
+	p := Binding.Defaults()
 	for b.Loop() {
 		if _, err := Run(p); err != nil {
 			b.Fatal(err)
@@ -121,7 +121,7 @@ func BenchmarkSaga(b *testing.B) {
 // The summary's effects are written as JSON as the map they replace was:
 // an object keyed by step, which the CLI's --json prints.
 func TestEffectsAsJSON(t *testing.T) {
-	p := Defaults()
+	p := Binding.Defaults()
 	p.Keys = false
 	res, err := Run(p)
 	if err != nil {

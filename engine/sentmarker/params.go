@@ -2,35 +2,20 @@ package sentmarker
 
 import "github.com/retrylab/retrylab/engine/param"
 
-// Schema declares the parameters, for the widget and the CLI alike; the
-// defaults are the article's case: a marker, and a first run that crashes before its ack.
-var Schema = param.Schema{
-	{Name: "marker", Label: "Sent marker", Kind: param.Bool, Default: "on",
-		Help: "the job writes a sent marker after sending and checks it before"},
-	{Name: "crash", Label: "First run crashes", Kind: param.Enum, Default: string(BeforeAck), Allowed: param.Strings(Crashes),
-		Help: "where the first run crashes, so that the job is delivered again"},
+// Bind declares the parameters, for the widget and the CLI alike; the
+// defaults are the article's case: a marker, and a first run that crashes
+// before its ack.
+func (p *Params) Bind(b *param.Binder) {
+	b.Bool(&p.Marker, param.Param{Name: "marker", Label: "Sent marker", Default: "on",
+		Help: "the job writes a sent marker after sending and checks it before"})
+	param.OneOf(b, &p.Crash, Crashes, param.Param{Name: "crash", Label: "First run crashes", Default: string(BeforeAck),
+		Help: "where the first run crashes, so that the job is delivered again"})
 }
 
-// Defaults are Schema's defaults.
-func Defaults() Params {
-	return defaults
-}
+// Binding is the parameters as Bind declares them: their Schema, their
+// Defaults, and the reading, writing and checking of Params.
+var Binding = param.NewBinding((*Params).Bind)
 
-// defaults are Schema's defaults, parsed once as the package starts
-// rather than on every call of Defaults.
-var defaults = FromValues(Schema.Defaults())
-
-// FromValues reads parameters checked against Schema.
-func FromValues(v param.Values) Params {
-	return Params{Marker: v.Bool("marker"), Crash: Crash(v.String("crash"))}
-}
-
-// Raw writes the parameters as Schema reads them.
-func (p Params) Raw() map[string]string {
-	return map[string]string{"marker": param.OnOff(p.Marker), "crash": string(p.Crash)}
-}
-
-// Validate checks the parameters against Schema.
-func (p Params) Validate() error {
-	return Schema.CheckFields(p.Raw, param.Flag(p.Marker), param.Word(p.Crash))
-}
+// Validate checks every parameter against its declaration; the error is a
+// *param.Error naming the parameter, the value and what is allowed.
+func (p Params) Validate() error { return Binding.Check(p) }

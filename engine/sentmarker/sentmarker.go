@@ -1,8 +1,8 @@
-// Package sentmarker models a job that sends through a provider with no
-// idempotency keys (SIMULATORS.md, section 6). The job checks a "sent"
-// marker, sends, writes the marker, and acknowledges the queue; when it
-// crashes before the acknowledgement the queue delivers it again, and the
-// marker is what stops a second message.
+// This file is the model: the queue that delivers the job until a run
+// acknowledges it, and the job's run, which checks the marker, sends,
+// writes the marker and acknowledges, crashing where it is told. The
+// published figures are the package's documentation (doc.go).
+
 package sentmarker
 
 import (
@@ -124,34 +124,23 @@ func (j *job) crashes(at Crash) bool {
 	return true
 }
 
+// events are the model's kinds of event; say writes their sentences.
+var events sim.Family
+
 // Kinds of the trace's events. Ref is the job, N the run (1 first) and M
 // the messages sent so far.
-const (
-	Deliver sim.Kind = firstKind + iota // the queue delivers the job
-	Crashed                             // the job crashes: Detail the Crash point
-	Skip                                // the marker says sent: the job skips
-	Check                               // the job checks the marker and finds none
-	Send                                // the provider sends the message
-	Mark                                // the job writes the marker
-	Ack                                 // the job acknowledges the delivery
+var (
+	Deliver = events.Kind("deliver") // the queue delivers the job
+	Crashed = events.Kind("crash")   // the job crashes: Detail the Crash point
+	Skip    = events.Kind("skip")    // the marker says sent: the job skips
+	Check   = events.Kind("check")   // the job checks the marker and finds none
+	Send    = events.Kind("send")    // the provider sends the message
+	Mark    = events.Kind("mark")    // the job writes the marker
+	Ack     = events.Kind("ack")     // the job acknowledges the delivery
 )
 
-// firstKind is the model's first Kind: sim.Declare refuses a number
-// another model took.
-const firstKind sim.Kind = 11 * sim.KindsPer
-
-var events = sim.Family{First: firstKind, Names: []string{
-	Deliver - firstKind: "deliver",
-	Crashed - firstKind: "crash",
-	Skip - firstKind:    "skip",
-	Check - firstKind:   "check",
-	Send - firstKind:    "send",
-	Mark - firstKind:    "mark",
-	Ack - firstKind:     "ack",
-}}
-
-// The kinds' sentences are written from the fields, when shown (say).
-func init() { sim.Declare(&events, say) }
+// The kinds' sentences are written from the fields, when shown.
+func init() { events.Say(say) }
 
 func say(e sim.Event) string {
 	switch e.Kind {

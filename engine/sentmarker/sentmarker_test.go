@@ -5,7 +5,7 @@ import (
 )
 
 // The job crashes after sending; the redelivered job sees the marker and
-// skips: 1 message sent (SIMULATORS.md section 6).
+// skips: 1 message sent (the package documentation).
 func TestFigures(t *testing.T) {
 	for _, c := range []struct {
 		p                   Params
@@ -34,7 +34,7 @@ func TestFigures(t *testing.T) {
 
 // The second delivery comes after the queue's redelivery delay.
 func TestRedeliveryWaits(t *testing.T) {
-	res, _ := Run(Defaults())
+	res, _ := Run(Binding.Defaults())
 	var crash, again = -1, -1
 	for i, e := range res.Trace {
 		if e.Kind == Crashed {
@@ -57,7 +57,7 @@ func TestValidate(t *testing.T) {
 }
 
 func BenchmarkSentMarker(b *testing.B) {
-	p := Defaults()
+	p := Binding.Defaults()
 	for b.Loop() {
 		if _, err := Run(p); err != nil {
 			b.Fatal(err)

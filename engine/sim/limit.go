@@ -6,19 +6,14 @@ package sim
 // too. Models that can exceed it record through Keep.
 const MaxEvents = 10000
 
-// Truncated is the Kind of the one event that ends a trace cut short by Keep.
-// It is sim's own family's; the kind 0, no kind, has no name.
-const Truncated Kind = 1
+// own are sim's own kinds.
+var own Family
 
-var kinds = Family{First: 0, Names: []string{"", "truncated"}}
+// Truncated is the Kind of the one event that ends a trace cut short by Keep.
+var Truncated = own.Kind("truncated")
 
 func init() {
-	Declare(&kinds, func(e Event) string {
-		if e.Kind == Truncated {
-			return "The trace stops here; the summary counts every event."
-		}
-		return ""
-	})
+	own.Say(func(Event) string { return "The trace stops here; the summary counts every event." })
 }
 
 // Keep appends e unless the trace already holds max events. The first event

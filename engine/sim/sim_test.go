@@ -213,20 +213,16 @@ func TestArenaStringsStay(t *testing.T) {
 	}
 }
 
-const (
-	testX Kind = 60*KindsPer + iota
-	testY
-	unsaid Kind = 61 * KindsPer
-)
-
 var (
-	testKinds   = Family{First: testX, Names: []string{testX - testX: "x", testY - testX: "y"}}
-	unsaidKinds = Family{First: unsaid, Names: []string{"unsaid"}}
+	testKinds, unsaidKinds Family
+
+	testX  = testKinds.Kind("x")
+	testY  = testKinds.Kind("y")
+	unsaid = unsaidKinds.Kind("unsaid")
 )
 
 func init() {
-	Declare(&testKinds, func(e Event) string { return e.Kind.String() + " " + strconv.Itoa(e.N) })
-	Declare(&unsaidKinds, nil)
+	testKinds.Say(func(e Event) string { return e.Kind.String() + " " + strconv.Itoa(e.N) })
 }
 
 // A kind is a small number with the name it was declared with, and its
@@ -235,14 +231,18 @@ func TestKindsNameAndSay(t *testing.T) {
 	if testX.String() != "x" || testY.String() != "y" || Truncated.String() != "truncated" || Kind(0).String() != "" {
 		t.Fatalf("kinds %d %q, %d %q, truncated %q, none %q", testX, testX, testY, testY, Truncated, Kind(0))
 	}
-	if got := (testY + 1).String(); got != "kind 3842" {
-		t.Errorf("an undeclared kind is %q", got)
+	undeclared := Kind(len(kinds))
+	if got, want := undeclared.String(), "kind "+strconv.Itoa(len(kinds)); got != want {
+		t.Errorf("an undeclared kind is %q, want %q", got, want)
 	}
 	if got := (Event{Kind: testY, N: 3}).Sentence(); got != "y 3" {
 		t.Errorf("y's sentence %q, want %q", got, "y 3")
 	}
 	if got := (Event{Kind: unsaid}).Sentence(); got != "" {
 		t.Errorf("a kind whose family says nothing: %q, want none", got)
+	}
+	if got := (Event{Kind: undeclared}).Sentence(); got != "" {
+		t.Errorf("an undeclared kind says %q, want nothing", got)
 	}
 	run := &Sayer{Say: func(Event) string { return "the run's" }}
 	if got := (Event{Kind: testX, Say: run}).Sentence(); got != "the run's" {
@@ -255,22 +255,26 @@ func TestKindsNameAndSay(t *testing.T) {
 	}
 }
 
-// A family that would take another's numbers, or more than KindsPer,
-// is refused at start-up.
-func TestDeclareRefusesOverlaps(t *testing.T) {
-	for _, f := range []*Family{
-		{First: testX, Names: []string{"again"}},
-		{First: testX + 1, Names: []string{"between"}},
-		{First: 62 * KindsPer, Names: make([]string, KindsPer+1)},
-	} {
-		func() {
-			defer func() {
-				if recover() == nil {
-					t.Errorf("family at %d of %d kinds declared", f.First, len(f.Names))
-				}
-			}()
-			Declare(f, nil)
-		}()
+// Every kind declared gets a number of its own, whichever family declares
+// it and whatever its name: two families' "send" are two kinds, each
+// writing its own family's sentence.
+func TestKindsAreHandedOut(t *testing.T) {
+	var a, b Family
+	a.Say(func(Event) string { return "a's" })
+	b.Say(func(Event) string { return "b's" })
+	sendA, sendB, again := a.Kind("send"), b.Kind("send"), a.Kind("send")
+	seen := map[Kind]bool{}
+	for _, k := range []Kind{0, Truncated, testX, testY, unsaid, sendA, sendB, again} {
+		if seen[k] {
+			t.Fatalf("kind %d handed out twice", k)
+		}
+		seen[k] = true
+	}
+	if sendA.String() != "send" || sendB.String() != "send" {
+		t.Errorf("names %q and %q, want send twice", sendA, sendB)
+	}
+	if sa, sb := (Event{Kind: sendA}).Sentence(), (Event{Kind: sendB}).Sentence(); sa != "a's" || sb != "b's" {
+		t.Errorf("sentences %q and %q, want a's and b's", sa, sb)
 	}
 }
 

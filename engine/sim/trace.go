@@ -1,69 +1,71 @@
 package sim
 
 import (
+	"math"
 	"strconv"
 	"strings"
 	"time"
 )
 
-// Kind names what happened: "attempt", "charge", ... Each model declares
-// its kinds as constants of this type in a Family of its own, and views
-// switch on them. A Kind is a small number, so that an event carries no
-// string for it; String gives its stable machine name.
+// Kind names what happened: "attempt", "charge", ... A model declares its
+// kinds in a Family of its own, and views switch on them. A Kind is a small
+// number, so that an event carries no string for it; String gives its
+// stable machine name. The numbers are handed out as kinds are declared
+// (Family.Kind), so two models' kinds never share one; they may differ
+// from one binary to another, and nothing writes them down: a page, a
+// summary and the simulator worker's answers name a kind by its String.
 type Kind uint16
 
-// KindsPer is the most kinds a family has: a family's kinds are its First
-// plus 0, 1, ... len(Names)-1, and First is a multiple of KindsPer that no
-// other family uses.
-const KindsPer = 64
-
-// A Family is one model's kinds: their names, and the function that writes
-// their events' sentences from the fields, when shown. A model keeps it in
-// a package variable and declares it from an init function (Declare).
+// A Family is one model's kinds and the function that writes their events'
+// sentences from the fields, when shown. A model keeps it in a package
+// variable, declares each kind with Kind, and gives the sentences with Say
+// from an init function (Say's function switches on the kinds, which are
+// declared with the family, so it cannot be in the family's declaration):
+//
+//	var events sim.Family
+//
+//	var (
+//		EvSend  = events.Kind("send")  // a sender sends: N the send's number
+//		EvCrash = events.Kind("crash") // the server crashes
+//	)
+//
+//	func init() { events.Say(say) }
 type Family struct {
-	First Kind     // the first kind: a multiple of KindsPer of the model's own
-	Names []string // the kinds' names, by kind - First
-	say   func(Event) string
+	say func(Event) string
 }
 
-// families are the declared families, by First / KindsPer. Declare runs
-// from init functions, which Go runs one at a time before main; afterwards
-// they are only read.
-var families []*Family
+// kinds are the declared kinds by number: their names and families. Kind
+// 0, no kind, has neither. Kind runs as packages initialize, which Go does
+// one at a time before main; afterwards kinds is only read.
+var kinds = []declared{{}}
 
-// Declare makes f's kinds known, their sentences written by say (nil: the
-// family writes none). It panics if f's First is not a multiple of
-// KindsPer, if f has more than KindsPer kinds or if another family has the
-// same First: a mistake in a declaration, which any test of a package that
-// links both finds at start-up.
-func Declare(f *Family, say func(Event) string) {
-	i := int(f.First / KindsPer)
-	if f.First%KindsPer != 0 || len(f.Names) > KindsPer {
-		panic("sim: family of " + strconv.Itoa(len(f.Names)) + " kinds at " + strconv.Itoa(int(f.First)) + ": First must be a multiple of KindsPer, and the kinds at most KindsPer")
-	}
-	for len(families) <= i {
-		families = append(families, nil)
-	}
-	if families[i] != nil {
-		panic("sim: two families of kinds at " + strconv.Itoa(int(f.First)) + ": " + families[i].Names[0] + " and " + f.Names[0])
-	}
-	f.say = say
-	families[i] = f
+type declared struct {
+	name   string
+	family *Family
 }
 
-// family is k's family and k's index in it; nil if k was not declared.
-func (k Kind) family() (*Family, int) {
-	i, j := int(k/KindsPer), int(k%KindsPer)
-	if i >= len(families) || families[i] == nil || j >= len(families[i].Names) {
-		return nil, 0
+// Kind declares a kind of f called name and returns its number: the next
+// one free. It panics past the 65,535 kinds a Kind can number, which no
+// handful of models comes near.
+func (f *Family) Kind(name string) Kind {
+	if len(kinds) > math.MaxUint16 {
+		panic("sim: too many kinds to number " + strconv.Quote(name))
 	}
-	return families[i], j
+	kinds = append(kinds, declared{name: name, family: f})
+	return Kind(len(kinds) - 1)
 }
+
+// Say makes say write the sentences of f's events (nil: the family writes
+// none).
+func (f *Family) Say(say func(Event) string) { f.say = say }
 
 // String is the kind's machine name, as declared.
 func (k Kind) String() string {
-	if f, j := k.family(); f != nil {
-		return f.Names[j]
+	if int(k) < len(kinds) && kinds[k].family != nil {
+		return kinds[k].name
+	}
+	if k == 0 {
+		return ""
 	}
 	return "kind " + strconv.Itoa(int(k))
 }
@@ -107,8 +109,8 @@ func (e Event) Sentence() string {
 	if e.Say != nil {
 		return e.Say.Say(e)
 	}
-	if f, _ := e.Kind.family(); f != nil && f.say != nil {
-		return f.say(e)
+	if k := int(e.Kind); k < len(kinds) && kinds[k].family != nil && kinds[k].family.say != nil {
+		return kinds[k].family.say(e)
 	}
 	return ""
 }

@@ -16,7 +16,7 @@ func TestTickSentences(t *testing.T) {
 		{true, true, 15, "Second 15: 80 new and 9 retries; 40 answered in time, 40 expired dropped; 209 waiting."},
 		{false, false, 119, "Second 119: 80 new and 240 retries; 0 answered in time, 100 served after their client gave up; 22760 waiting."},
 	} {
-		p := Defaults()
+		p := Binding.Defaults()
 		p.Budget, p.SkipExpired = c.budget, c.skip
 		res, err := Run(p)
 		if err != nil {

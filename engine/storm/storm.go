@@ -1,8 +1,3 @@
-// Package storm models a metastable failure (SIMULATORS.md, section 5): a
-// short slowdown fills the server's queue with requests whose clients have
-// timed out and retried, and the retries keep it full long after the
-// slowdown ends, unless a retry budget and dropping expired work let it
-// drain.
 package storm
 
 import (
@@ -85,7 +80,8 @@ type group struct {
 //     with SkipExpired, is dropped for free; a younger one is answered, and
 //     counts as goodput.
 //
-// This reading of SIMULATORS.md gives its figures exactly: a request that
+// This reading of the rules (the package documentation) gives the
+// published figures exactly: a request that
 // arrived at second t is answered in time up to second t + Timeout - 1, and
 // at second t + Timeout its client has already retried in step 1. The
 // tokens new requests earn in step 2 pay for the next second's retries. On
@@ -216,21 +212,14 @@ func recovery(goodput []int, end, good int) *int {
 	return nil
 }
 
+// events are the model's one kind of event. A tick's sentence reads the
+// run's own figures: each run makes its Sayer (ticks), and the family
+// writes none.
+var events sim.Family
+
 // Tick is one second of a run, lane "server": N the second, M the retries
 // that arrived in it, Amount the expired requests dropped; Ref "sN".
-const Tick sim.Kind = firstKind + 0
-
-// firstKind is the model's first Kind: sim.Declare refuses a number
-// another model took.
-const firstKind sim.Kind = 12 * sim.KindsPer
-
-var events = sim.Family{First: firstKind, Names: []string{
-	Tick - firstKind: "tick",
-}}
-
-// A tick's sentence reads the run's own figures: each run makes its
-// Sayer (ticks), and the family writes none.
-func init() { sim.Declare(&events, nil) }
+var Tick = events.Kind("tick")
 
 // ticks is the sayer of a run's Tick events. A sentence reads the second's
 // figures from the run's own per-second counts, which the event does not

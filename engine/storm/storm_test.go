@@ -9,7 +9,7 @@ import (
 	"github.com/retrylab/retrylab/engine/param"
 )
 
-// The three rows of SIMULATORS.md section 5: goodput healthy / during the
+// The three published rows (the package documentation): goodput healthy / during the
 // trigger / recovery after it ended.
 func TestFigures(t *testing.T) {
 	never := -1
@@ -23,7 +23,7 @@ func TestFigures(t *testing.T) {
 		{"retry budget 10%", true, false, 80, 20, 20},
 		{"budget + skip expired work", true, true, 80, 40, 0},
 	} {
-		p := Defaults()
+		p := Binding.Defaults()
 		p.Budget, p.SkipExpired = c.budget, c.skip
 		res, err := Run(p)
 		if err != nil {
@@ -43,7 +43,7 @@ func TestFigures(t *testing.T) {
 // a second's capacity, oldest first, so the server spends every second on
 // requests nobody waits for, while each timeout feeds the queue again.
 func TestWithoutBudgetTheQueueNeverDrains(t *testing.T) {
-	res, _ := Run(Defaults())
+	res, _ := Run(Binding.Defaults())
 	for s := 25; s < 120; s++ {
 		if res.Goodput[s] != 0 || res.Wasted[s] != 100 {
 			t.Fatalf("second %d: goodput %d, wasted %d; want 0 and the whole capacity (100)", s, res.Goodput[s], res.Wasted[s])
@@ -56,7 +56,7 @@ func TestWithoutBudgetTheQueueNeverDrains(t *testing.T) {
 
 // Healthy means every request is answered the second it arrives.
 func TestHealthyServerAnswersEverything(t *testing.T) {
-	p := Defaults()
+	p := Binding.Defaults()
 	p.SlowFactor = 1 // no trigger at all
 	res, _ := Run(p)
 	for s, g := range res.Goodput {
@@ -77,7 +77,7 @@ func TestMatchesOneRequestAtATime(t *testing.T) {
 		for _, skip := range []bool{false, true} {
 			for _, retries := range []int{0, 1, 3} {
 				for _, timeout := range []int{1, 3, 5} {
-					p := Defaults()
+					p := Binding.Defaults()
 					p.Budget, p.SkipExpired, p.Retries, p.Timeout = budget, skip, retries, timeout
 					cases = append(cases, p)
 				}
@@ -176,7 +176,7 @@ func TestValidateNamesTheParameter(t *testing.T) {
 		{func(p *Params) { p.Retries = -1 }, `retries: "-1" is out of bounds (allowed: 0 to 10)`},
 		{func(p *Params) { p.Seconds = 5 }, `seconds: "5" is out of bounds (allowed: 10 to 600)`},
 	} {
-		p := Defaults()
+		p := Binding.Defaults()
 		c.set(&p)
 		if _, err := Run(p); err == nil || err.Error() != c.want {
 			t.Errorf("error %v, want %q", err, c.want)
@@ -218,7 +218,7 @@ func FuzzRun(f *testing.F) {
 }
 
 func BenchmarkStorm(b *testing.B) {
-	p := Defaults()
+	p := Binding.Defaults()
 	for b.Loop() {
 		if _, err := Run(p); err != nil {
 			b.Fatal(err)

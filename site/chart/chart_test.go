@@ -1,6 +1,7 @@
 package chart
 
 import (
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -38,10 +39,16 @@ func TestTicks(t *testing.T) {
 func TestNumber(t *testing.T) {
 	for f, want := range map[float64]string{
 		0: "0", 7: "7", 999: "999", 1000: "1,000", 10500: "10,500", 100050000: "100,050,000",
-		0.5: "0.5", 2.25: "2.25", 132.7: "132.7", 1234.567: "1,234.57", -3: "−3", -0.001: "0",
+		0.5: "0.5", 2.25: "2.25", 132.7: "132.7", 1234.567: "1,234.57", -3: "−3", -0.001: "0", -0.004: "0",
+		-0.006: "−0.01", -1234.5: "−1,234.5", 0.001: "0", math.Copysign(0, -1): "0", math.NaN(): "–", math.Inf(-1): "–",
 	} {
 		if got := Number(f); got != want {
 			t.Errorf("Number(%v) = %q, want %q", f, got, want)
+		}
+	}
+	for s, want := range map[string]string{"-0.0": "0.0", "-0": "0", "-1234567": "−1,234,567", "1234.50": "1,234.50", "999": "999"} {
+		if got := Group(s); got != want {
+			t.Errorf("Group(%q) = %q, want %q", s, got, want)
 		}
 	}
 }

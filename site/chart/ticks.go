@@ -2,8 +2,9 @@ package chart
 
 import (
 	"math"
-	"strconv"
 	"strings"
+
+	"github.com/retrylab/retrylab/engine/param"
 )
 
 // Ticks returns round values for an axis over [lo, hi]: equally spaced
@@ -56,30 +57,41 @@ func roundTo(f, step float64) float64 {
 	return math.Round(f*p) / p
 }
 
-// Number formats f for a label: whole numbers with thousands separators
-// ("10,500"), others with at most two decimals, trailing zeros dropped
-// ("0.5", "2.25").
+// Number writes a figure for a reader, in a label or a sentence: its
+// thousands separated ("10,500"), at most two decimals, trailing zeros
+// dropped ("0.5", "2.25"), a minus sign (not a hyphen) before a negative
+// one and none before a figure that rounds to zero; "–" for no number
+// (NaN, an infinity). Its digits are param.Number's, the exact form a
+// parameter is written in, of f rounded to hundredths.
 func Number(f float64) string {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return "–"
 	}
-	neg := f < 0
-	if neg {
-		f = -f
+	return Group(param.Number(math.Round(f*100) / 100))
+}
+
+// Group separates the thousands of a number written in digits, a sign
+// and a decimal point ("-1234.5" is "−1,234.5"), with a minus sign for the
+// hyphen, and drops the sign of a number that is all zeros ("-0.0" is
+// "0.0"), which rounding a small negative number leaves.
+func Group(s string) string {
+	sign := ""
+	if strings.HasPrefix(s, "-") {
+		s = s[1:]
+		if strings.Trim(s, "0.") != "" {
+			sign = "−"
+		}
 	}
-	s := strconv.FormatFloat(math.Round(f*100)/100, 'f', -1, 64)
-	whole, frac, _ := strings.Cut(s, ".")
+	whole, frac, dot := strings.Cut(s, ".")
 	var b strings.Builder
-	if neg && s != "0" {
-		b.WriteString("−")
-	}
+	b.WriteString(sign)
 	for i := range len(whole) {
 		if i > 0 && (len(whole)-i)%3 == 0 {
 			b.WriteByte(',')
 		}
 		b.WriteByte(whole[i])
 	}
-	if frac != "" {
+	if dot {
 		b.WriteByte('.')
 		b.WriteString(frac)
 	}

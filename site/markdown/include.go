@@ -79,14 +79,6 @@ func (n *IncludeBlock) Dump(source []byte, level int) {
 	}, nil)
 }
 
-// Spec is the "PATH#SELECTOR" of an include, as written.
-func (n *IncludeBlock) Spec() string {
-	if n.Selector == "" {
-		return n.Path
-	}
-	return n.Path + "#" + n.Selector
-}
-
 // includeAttr starts the info string field that makes a block an include.
 const includeAttr = "include="
 

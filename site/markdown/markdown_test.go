@@ -52,7 +52,7 @@ func elements(body, name string) []map[string]string {
 }
 
 func TestWidgetBlock(t *testing.T) {
-	// Figures from SIMULATORS.md, payment (amount 2500).
+	// The published figures of engine/payment (amount 2500).
 	tests := []struct {
 		name    string
 		body    string
@@ -162,6 +162,16 @@ func TestErrors(t *testing.T) {
 				path + `:7: widget payment: keys: "of" is not allowed (allowed: off, per-intent, per-attempt)` + "\n" +
 				path + `:8: widget payment: attempts: "0" is out of bounds (allowed: 1 to 10)` + "\n" +
 				path + `:11: widget "paymnt": unknown widget (known: ` + known + `)`,
+		},
+		{
+			name: "a rule between parameters, on the line of the one it names",
+			src:  fm + "\n```widget storm\nslow-from: 30\nslow-to: 25\n```\n",
+			want: path + `:7: widget storm: slow-to: "25" is not above slow-from (30)`,
+		},
+		{
+			name: "a rule broken by a parameter against another's default, on the block's line",
+			src:  fm + "\n```widget storm\nslow-from: 30\n```\n",
+			want: path + `:5: widget storm: slow-to: "20" is not above slow-from (30)`,
 		},
 		{
 			name: "line without a colon",
@@ -677,5 +687,19 @@ func TestIDsAsTheRegexp(t *testing.T) {
 		if got := ids(body); !slices.Equal(got, want) {
 			t.Errorf("ids(%.80q) = %q, want %q", body, got, want)
 		}
+	}
+}
+
+// A block whose parameters keep a rule between them only together (the
+// slowdown from 30 s to 40 s, past the default end at 20 s) is the
+// block's to judge, not each line's against the others' defaults.
+func TestWidgetBlockRulesAreTheBlocks(t *testing.T) {
+	src := "---\ntitle: Storms\n---\n\n```widget storm\nslow-from: 30\nslow-to: 40\n```\n"
+	page, err := New().Convert("content/storms.md", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(page.Body, `data-widget="storm"`) {
+		t.Errorf("no storm widget in %s", page.Body)
 	}
 }

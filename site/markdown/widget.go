@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/retrylab/retrylab/engine/param"
 	"github.com/retrylab/retrylab/site/widget"
 	"github.com/yuin/goldmark"
 	gast "github.com/yuin/goldmark/ast"
@@ -173,9 +174,9 @@ func (t *widgetTransformer) check(fc *gast.FencedCodeBlock, source []byte, st *s
 		}
 		raw[key], lineOf[key] = val, line
 		if w != nil {
-			// One key at a time, so that each problem gets its own line;
-			// the schema has no rule across parameters.
-			if _, err := w.Schema.Parse(map[string]string{key: val}); err != nil {
+			// One key at a time against its own declaration, so that each
+			// problem gets its own line.
+			if err := checkKey(w.Schema, key, val); err != nil {
 				fail(line, head, err)
 				ok = false
 			}
@@ -186,13 +187,32 @@ func (t *widgetTransformer) check(fc *gast.FencedCodeBlock, source []byte, st *s
 	}
 	v, err := w.Schema.Parse(raw)
 	if err != nil {
-		// Unreachable while every key passed alone; kept so that a future
-		// rule across parameters is still reported.
-		fail(wb.Line, head, err)
+		// A rule between parameters (slow-to above slow-from), which only
+		// the whole block can break: on the line of the parameter it
+		// names, or the block's if that one is at its default.
+		line := wb.Line
+		var pe *param.Error
+		if errors.As(err, &pe) && lineOf[pe.Param] != 0 {
+			line = lineOf[pe.Param]
+		}
+		fail(line, head, err)
 		return wb
 	}
 	wb.Widget, wb.Values = w, v
 	return wb
+}
+
+// checkKey checks one key of a widget block against its parameter's own
+// declaration (not the rules between parameters: the others may be given
+// on later lines), or says the schema has no such parameter.
+func checkKey(s widget.Schema, key, val string) error {
+	p, ok := s.Param(key)
+	if !ok {
+		_, err := s.Parse(map[string]string{key: val}) // the unknown parameter's error
+		return err
+	}
+	_, err := p.Parse(val)
+	return err
 }
 
 // WidgetHTMLRenderer renders WidgetBlocks with widget.Render, each widget

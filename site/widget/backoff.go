@@ -17,9 +17,11 @@ var Backoff = Widget{
 	Chapter: "/backoff-and-jitter/",
 	Title:   "A thousand clients, with and without jitter",
 	Summary: "Pick a waiting policy and see how many calls it takes to serve everyone, and how long.",
-	Schema:  Schema(backoff.Schema),
+	Schema:  Schema(backoff.Binding.Schema),
 	Run:     runBackoff,
 }
+
+func init() { register(&Backoff) }
 
 // policyWords names a policy in a sentence.
 func policyWords(p backoff.Policy) string {
@@ -54,26 +56,25 @@ func estimateCalls(p backoff.Params) float64 {
 }
 
 func runBackoff(v Values) (Run, error) {
-	p := backoff.FromValues(v.Model())
-	seed := uint64(v.Int("seed"))
-	r := &backoffRun{p: p, seed: seed}
-	compare, comparing := backoff.Compare(v.Model())
+	p := backoff.Binding.Read(v.Values)
+	r := &backoffRun{p: p}
+	compare := p.Compare
 	// A policy compared with itself would draw the same run twice.
-	comparing = comparing && compare != p.Policy
+	comparing := compare != backoff.Off && compare != p.Policy
 	for _, pol := range []backoff.Policy{p.Policy, compare} {
 		if pol != backoff.None && pol != backoff.Off && estimateCalls(p) > maxCalls {
 			return nil, ErrBackoffTooBig
 		}
 	}
 	var err error
-	if r.main, err = cachedRun(p, seed); err != nil {
+	if r.main, err = cachedRun(p); err != nil {
 		return nil, err
 	}
 	if comparing {
 		q := p
 		q.Policy = compare
 		r.other = &backoff.Result{}
-		if *r.other, err = cachedRun(q, seed); err != nil {
+		if *r.other, err = cachedRun(q); err != nil {
 			return nil, err
 		}
 		r.otherPolicy = q.Policy
@@ -94,27 +95,26 @@ var recent struct {
 
 // A keptRun is a run of the engine and what it was asked.
 type keptRun struct {
-	key runKey
+	key backoff.Params
 	res backoff.Result
 }
 
 // runEngine is backoff.Run; tests count its runs.
 var runEngine = backoff.Run
 
-type runKey struct {
-	p    backoff.Params
-	seed uint64
-}
-
 // recentRuns is how many runs recent keeps, the most recently used: the
 // two of the widget's current state and the two before it.
 const recentRuns = 4
 
-func cachedRun(p backoff.Params, seed uint64) (backoff.Result, error) {
-	if !p.Policy.Jittered() {
-		seed = 0
+// cachedRun is runEngine(p), from recent if it ran lately. A run is kept
+// under p as Run reads it: Compare off, which Run does not read, and seed
+// 0 for a policy without jitter.
+func cachedRun(p backoff.Params) (backoff.Result, error) {
+	k := p
+	k.Compare = backoff.Off
+	if !k.Policy.Jittered() {
+		k.Seed = 0
 	}
-	k := runKey{p, seed}
 	recent.Lock()
 	for i, r := range recent.runs {
 		if r.key == k {
@@ -126,7 +126,7 @@ func cachedRun(p backoff.Params, seed uint64) (backoff.Result, error) {
 		}
 	}
 	recent.Unlock()
-	res, err := runEngine(p, seed)
+	res, err := runEngine(k)
 	if err != nil {
 		return res, err
 	}
@@ -142,7 +142,6 @@ func cachedRun(p backoff.Params, seed uint64) (backoff.Result, error) {
 
 type backoffRun struct {
 	p           backoff.Params
-	seed        uint64
 	main        backoff.Result
 	other       *backoff.Result // nil when compare is off
 	otherPolicy backoff.Policy
@@ -215,7 +214,7 @@ func (r *backoffRun) Output(h *HTML, _ int) {
 		Height: chart.MinHeight,
 		Pad:    maxBars, // every drawing has as many bars: a change moves each to its new place
 		X:      chart.Axis{Title: xTitle, Min: 0, Max: xt[len(xt)-1], Ticks: xt},
-		Y:      chart.Axis{Title: "calls per " + Number(slot*1000) + " ms slot", Min: 0, Max: yt[len(yt)-1], Ticks: yt},
+		Y:      chart.Axis{Title: "calls per " + chart.Number(slot*1000) + " ms slot", Min: 0, Max: yt[len(yt)-1], Ticks: yt},
 	}
 	c.Bars(0, dx, peaks(m.PerSlot, k, n), policyClass(r.p.Policy))
 	if r.other != nil {

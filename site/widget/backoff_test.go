@@ -11,7 +11,7 @@ import (
 	fig "github.com/retrylab/retrylab/engine/figures"
 )
 
-// The defaults are the figures of SIMULATORS.md section 3: no jitter takes
+// The defaults are the figures of engine/backoff: no jitter takes
 // exactly 10,500 calls and serves the last client at 132.7 s; full jitter,
 // the comparison, between 4,950 and 5,100 calls and 4 to 12 s.
 func TestBackoffDefaults(t *testing.T) {
@@ -76,10 +76,10 @@ func TestBackoffNewSeedRunsOnlyTheJitter(t *testing.T) {
 	recent.runs = nil
 	recent.Unlock()
 	var ran []string
-	defer func(run func(backoff.Params, uint64) (backoff.Result, error)) { runEngine = run }(runEngine)
-	runEngine = func(p backoff.Params, seed uint64) (backoff.Result, error) {
-		ran = append(ran, string(p.Policy)+" "+strconv.FormatUint(seed, 10))
-		return backoff.Run(p, seed)
+	defer func(run func(backoff.Params) (backoff.Result, error)) { runEngine = run }(runEngine)
+	runEngine = func(p backoff.Params) (backoff.Result, error) {
+		ran = append(ran, string(p.Policy)+" "+strconv.FormatUint(p.Seed, 10))
+		return backoff.Run(p)
 	}
 	for seed := 2; seed <= 8; seed++ {
 		render(t, &Backoff, map[string]string{"clients": "777", "policy": "none", "compare": "full", "seed": strconv.Itoa(seed)})
@@ -137,10 +137,10 @@ func TestBackoffEstimateIsGenerous(t *testing.T) {
 	for _, c := range []struct{ clients, capacity int }{{1000, 50}, {5000, 50}, {20000, 200}, {2000, 5}} {
 		for _, pol := range []backoff.Policy{backoff.Full, backoff.Equal, backoff.Decorrelated} {
 			for _, wait := range [][2]float64{{0.1, 10}, {0.01, 1}, {1, 60}} {
-				p := backoff.Defaults()
+				p := backoff.Binding.Defaults()
 				p.Policy, p.Clients, p.Capacity = pol, c.clients, c.capacity
 				p.Base, p.Cap = backoff.Seconds(wait[0]), backoff.Seconds(wait[1])
-				res, err := backoff.Run(p, 1)
+				res, err := backoff.Run(p)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -12,12 +12,14 @@ var Budget = Widget{
 	Chapter: "/retry-budgets/",
 	Title:   "A retry budget while the upstream is down",
 	Summary: "Every call fails. Compare the calls sent when every failure is retried with those a token bucket lets through.",
-	Schema:  Schema(budget.Schema.Without("budget")), // the view shows the runs with and without it
+	Schema:  Schema(budget.Binding.Schema.Without("budget")), // the view shows the runs with and without it
 	Run:     runBudget,
 }
 
+func init() { register(&Budget) }
+
 func runBudget(v Values) (Run, error) {
-	p := budget.FromValues(v.Model())
+	p := budget.Binding.Read(v.Values)
 	var r budgetRun
 	var err error
 	p.Budget = false
@@ -46,7 +48,7 @@ func (r *budgetRun) Output(h *HTML, _ int) {
 	bars := []chart.Bar{
 		{Label: "Without a budget: every failure retried", Segments: []chart.Segment{
 			{Value: float64(wo.Requests), Class: "first"}, {Value: float64(wo.Retries), Class: "retry"}}},
-		{Label: "With a budget of " + Number(r.p.Ratio*100) + "% (bucket of " + Number(r.p.Bank) + ")", Segments: []chart.Segment{
+		{Label: "With a budget of " + chart.Number(r.p.Ratio*100) + "% (bucket of " + chart.Number(r.p.Bank) + ")", Segments: []chart.Segment{
 			{Value: float64(wi.Requests), Class: "first"}, {Value: float64(wi.Retries), Class: "retry"}}},
 	}
 	desc := r.sentence()

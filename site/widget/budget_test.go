@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// SIMULATORS.md section 4: 1,000 failing requests with 3 retries each send
+// engine/budget's figures: 1,000 failing requests with 3 retries each send
 // 4,000 calls without a budget and exactly 1,109 with one (a full bank of
 // 10 and 999 × 0.1 tokens pay for 109 retries).
 func TestBudgetFigures(t *testing.T) {

@@ -13,12 +13,14 @@ var CAS = Widget{
 	Chapter: "/idempotent-by-design/",
 	Title:   "Compare-and-set: ship an order twice",
 	Summary: "Call ship(order, version 7) again and again, with and without the version in the UPDATE's WHERE clause, and count the shipments.",
-	Schema:  Schema(cas.Schema),
+	Schema:  Schema(cas.Binding.Schema),
 	Run:     runCAS,
 }
 
+func init() { register(&CAS) }
+
 func runCAS(v Values) (Run, error) {
-	p := cas.FromValues(v.Model())
+	p := cas.Binding.Read(v.Values)
 	res, err := cas.Run(p)
 	if err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/retrylab/retrylab/engine/param"
+	"github.com/retrylab/retrylab/site/chart"
 )
 
 // A FieldError is why the values a reader set cannot be run, in the
@@ -25,28 +26,14 @@ func (e *FieldError) Error() string { return e.Message }
 // widget whose id is id; the control's aria-describedby points at it.
 func ErrorID(id string) string { return id + "-error" }
 
-// RunForm reads the controls (ReadForm), checks them against the
-// declaration and runs the model: the values and their run, or why not in
-// the reader's words. When values are in conflict (Length (s) 10 against
+// FormValues reads the controls (ReadForm) and checks them against the
+// declaration: the values they hold, or why they cannot run, in the
+// reader's words. When values are in conflict (Length (s) 10 against
 // Slowdown to (s) 20), the message blames the control the reader changed
 // last, changed ("" when unknown), if it is one of them; else the first
 // of them whose value differs from shown (what the widget shows); else
-// the first.
-func (w *Widget) RunForm(cs []Control, changed string, shown Values) (Values, Run, *FieldError) {
-	v, ferr := w.FormValues(cs, changed, shown)
-	if ferr != nil {
-		return Values{}, nil, ferr
-	}
-	run, err := w.Run(v)
-	if err != nil {
-		return Values{}, nil, w.RunFailed(err, changed)
-	}
-	return v, run, nil
-}
-
-// FormValues is RunForm's first half, for a page that runs the model
-// elsewhere (in a worker): the values the controls hold, or why they
-// cannot run, in the reader's words.
+// the first. The page runs the values in its worker, and an error of the
+// run is the reader's through RunFailed.
 func (w *Widget) FormValues(cs []Control, changed string, shown Values) (Values, *FieldError) {
 	raw := w.Schema.ReadForm(cs)
 	v, err := w.Schema.Parse(raw)
@@ -105,7 +92,7 @@ func (s Schema) explain(raw map[string]string, err error, changed string, shown 
 	blame := faults[0]
 	if contains(faults, changed) {
 		blame = changed
-	} else if shown.schema != nil {
+	} else if shown.Values.Schema() != nil {
 		for _, name := range faults {
 			if p, _ := s.Param(name); shown.Text(name) != canonicalText(p, text(p)) {
 				blame = name
@@ -192,7 +179,7 @@ func (s Schema) reason(r *param.Rule, num map[string]float64) string {
 
 // exact writes a bound in its shortest exact form, its thousands
 // separated: 0.001, 3,600.
-func exact(f float64) string { return group(param.Number(f)) }
+func exact(f float64) string { return chart.Group(param.Number(f)) }
 
 // orList is "a, b or c".
 func orList(items []string) string {
@@ -220,7 +207,7 @@ type Bound struct{ Name, Min, Max string }
 // declaration's rules do, and agrees with the readers' messages.
 func (v Values) Bounds() []Bound {
 	var out []Bound
-	for _, p := range v.schema {
+	for _, p := range v.Values.Schema() {
 		if p.Kind == Int || p.Kind == Float {
 			out = append(out, v.bound(p.Name))
 		}
@@ -230,11 +217,11 @@ func (v Values) Bounds() []Bound {
 
 func (v Values) bound(name string) Bound {
 	num := map[string]float64{}
-	for _, p := range v.schema {
+	for _, p := range v.Values.Schema() {
 		if p.Kind == Int || p.Kind == Float {
-			num[p.Name] = v.v[p.Name].f
+			num[p.Name] = v.Float(p.Name)
 		}
 	}
-	l := param.Schema(v.schema).Limits(name, num)
-	return Bound{Name: name, Min: formatNumber(l.Min), Max: formatNumber(l.Max)}
+	l := v.Values.Schema().Limits(name, num)
+	return Bound{Name: name, Min: param.Number(l.Min), Max: param.Number(l.Max)}
 }

@@ -21,7 +21,7 @@ func form(t *testing.T, w *Widget, set map[string]string) []Control {
 // A value the widget cannot take is explained beside its control, by the
 // control's label, with the bounds the control itself has; a conflict
 // between two values blames the one the reader changed.
-func TestRunFormSaysWhatIsWrongInTheReadersWords(t *testing.T) {
+func TestFormSaysWhatIsWrongInTheReadersWords(t *testing.T) {
 	for _, c := range []struct {
 		w       *Widget
 		set     map[string]string
@@ -55,7 +55,7 @@ func TestRunFormSaysWhatIsWrongInTheReadersWords(t *testing.T) {
 		{&Backoff, map[string]string{"clients": "100000", "capacity": "1", "policy": "full"}, "capacity", "capacity",
 			"Too many calls to simulate in the page: use fewer Clients, more Capacity (calls per slot) or a longer Cap (s); retrylab sim backoff runs any size."},
 	} {
-		_, run, err := c.w.RunForm(form(t, c.w, c.set), c.changed, c.w.Schema.Defaults())
+		_, run, err := runForm(c.w, form(t, c.w, c.set), c.changed, c.w.Schema.Defaults())
 		if err == nil || run != nil {
 			t.Errorf("%s %v: no error", c.w.Name, c.set)
 			continue
@@ -69,7 +69,7 @@ func TestRunFormSaysWhatIsWrongInTheReadersWords(t *testing.T) {
 	}
 	// What the form holds at the defaults runs.
 	for _, w := range All() {
-		if v, run, err := w.RunForm(form(t, w, nil), "", w.Schema.Defaults()); err != nil || run == nil || v.JSON() != w.Schema.Defaults().JSON() {
+		if v, run, err := runForm(w, form(t, w, nil), "", w.Schema.Defaults()); err != nil || run == nil || v.JSON() != w.Schema.Defaults().JSON() {
 			t.Errorf("%s: the default form gives %v", w.Name, err)
 		}
 	}
@@ -106,14 +106,14 @@ func TestControlBoundsFollowTheRules(t *testing.T) {
 }
 
 // A list's message counts its items.
-func TestRunFormLists(t *testing.T) {
+func TestFormLists(t *testing.T) {
 	cs := form(t, &Ordering, nil)
 	for i := range cs {
 		if cs[i].Name == "arrival" {
 			cs[i].Value = ""
 		}
 	}
-	_, _, err := Ordering.RunForm(cs, "arrival", Ordering.Schema.Defaults())
+	_, _, err := runForm(&Ordering, cs, "arrival", Ordering.Schema.Defaults())
 	if err == nil || err.Param != "arrival" || err.Message != "Arrival order needs at least 1 item." {
 		t.Errorf("an empty arrival order says %+v", err)
 	}
@@ -122,4 +122,18 @@ func TestRunFormLists(t *testing.T) {
 	if e := Ordering.Schema.explain(raw, perr, "", Values{}); e.Message != "Arrival order: “evt_9” is not one of evt_1 or evt_2." {
 		t.Errorf("an unknown item says %q", e.Message)
 	}
+}
+
+// runForm is what the page does with its controls: their values
+// (FormValues), then their run, whose error is the reader's (RunFailed).
+func runForm(w *Widget, cs []Control, changed string, shown Values) (Values, Run, *FieldError) {
+	v, ferr := w.FormValues(cs, changed, shown)
+	if ferr != nil {
+		return Values{}, nil, ferr
+	}
+	run, err := w.Run(v)
+	if err != nil {
+		return Values{}, nil, w.RunFailed(err, changed)
+	}
+	return v, run, nil
 }

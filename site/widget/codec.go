@@ -15,23 +15,23 @@ import (
 // arrays of strings, keys in schema order.
 func (v Values) JSON() string {
 	b := []byte{'{'}
-	for i, p := range v.schema {
+	for i, p := range v.Values.Schema() {
 		if i > 0 {
 			b = append(b, ',')
 		}
 		b = ijson.AppendString(b, p.Name)
 		b = append(b, ':')
-		val := v.v[p.Name]
+		val, _ := v.Value(p.Name)
 		switch p.Kind {
 		case Bool:
-			b = strconv.AppendBool(b, val.b)
+			b = strconv.AppendBool(b, val.Bool)
 		case Int, Float:
-			b = append(b, formatNumber(val.f)...)
+			b = append(b, param.Number(val.Num)...)
 		case Enum:
-			b = ijson.AppendString(b, val.s)
+			b = ijson.AppendString(b, val.Str)
 		case EnumList:
 			b = append(b, '[')
-			for j, s := range val.l {
+			for j, s := range val.List {
 				if j > 0 {
 					b = append(b, ',')
 				}
@@ -123,7 +123,7 @@ func (v Values) WithQuery(query string) (Values, error) {
 	for k, val := range q {
 		raw[k] = val
 	}
-	return v.schema.Parse(raw)
+	return v.Schema().Parse(raw)
 }
 
 // decodeQuery reads a query string (with or without its "?") into its

@@ -112,11 +112,11 @@ func (s Schema) SnippetError(err error) string {
 // data-* attribute carries: a list's items separated by bare commas.
 func (v Values) changed() [][2]string {
 	var out [][2]string
-	for _, p := range v.schema {
+	for _, p := range v.Values.Schema() {
 		if !v.IsDefault(p.Name) {
 			// Split and Join, not strings.ReplaceAll: the page's module
 			// links both already, and strings.Replace only for this.
-			out = append(out, [2]string{p.Name, strings.Join(strings.Split(v.text(p), ", "), ",")})
+			out = append(out, [2]string{p.Name, strings.Join(strings.Split(v.Text(p.Name), ", "), ",")})
 		}
 	}
 	return out

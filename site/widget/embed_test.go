@@ -3,6 +3,8 @@ package widget
 import (
 	"strings"
 	"testing"
+
+	"github.com/retrylab/retrylab/engine/param"
 )
 
 // The snippet names the widget and, as data-* attributes, only the
@@ -74,9 +76,9 @@ func changeOne(t *testing.T, v Values, p Param) Values {
 			text = "off"
 		}
 	case Int, Float:
-		text = formatNumber(p.Max)
+		text = param.Number(p.Max)
 		if v.Float(p.Name) == p.Max {
-			text = formatNumber(p.Min)
+			text = param.Number(p.Min)
 		}
 	case Enum:
 		text = p.Allowed[0]
@@ -94,9 +96,9 @@ func changeOne(t *testing.T, v Values, p Param) Values {
 		// The bound breaks a rule against another parameter (slow-from
 		// at 599 in a run of 120 s): one step from the default instead.
 		def := v.Float(p.Name)
-		text = formatNumber(def + 1)
+		text = param.Number(def + 1)
 		if def+1 > p.Max {
-			text = formatNumber(def - 1)
+			text = param.Number(def - 1)
 		}
 		out, err = v.With(p.Name, text)
 	}

@@ -16,13 +16,15 @@ var Guard = Widget{
 	Chapter: "/concurrent-duplicates/",
 	Title:   "Twenty duplicates at the same instant",
 	Summary: "Send one request many times at once and see which guard charges the card once.",
-	Schema:  Schema(guard.Schema),
+	Schema:  Schema(guard.Binding.Schema),
 	Run:     runGuard,
 }
 
+func init() { register(&Guard) }
+
 func runGuard(v Values) (Run, error) {
-	p := guard.FromValues(v.Model())
-	res, err := guard.Run(p, uint64(v.Int("seed")))
+	p := guard.Binding.Read(v.Values)
+	res, err := guard.Run(p)
 	if err != nil {
 		return nil, err
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/retrylab/retrylab/engine/guard"
 )
 
-// Twenty at once in lockstep, the figures of SIMULATORS.md section 2:
+// Twenty at once in lockstep, the figures of engine/guard:
 // check-then-insert lets every request through (20 rows, 20 charges);
 // constraint-after-charge keeps one row but charged twenty times; claim-
 // before-work charges once and answers {201: 1, 409: 19}.
@@ -68,7 +68,7 @@ func TestGuardViewAgreesWithTheEngine(t *testing.T) {
 	for _, strategy := range guard.Strategies {
 		for seed := 1; seed <= 12; seed++ {
 			raw := map[string]string{"strategy": string(strategy), "spread": "4", "seed": strconv.Itoa(seed)}
-			res, err := guard.Run(guard.Params{N: 20, Strategy: strategy, Spread: 4}, uint64(seed))
+			res, err := guard.Run(guard.Params{N: 20, Strategy: strategy, Spread: 4, Seed: uint64(seed)})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -15,12 +15,14 @@ var Lease = Widget{
 	Chapter: "/leases-and-recovery/",
 	Title:   "A crash, a lease and a retry",
 	Summary: "Crash the first request before the charge, after it or after saving; retry before or after the lease, with and without recovery points, and count the charges.",
-	Schema:  Schema(lease.Schema),
+	Schema:  Schema(lease.Binding.Schema),
 	Run:     runLease,
 }
 
+func init() { register(&Lease) }
+
 func runLease(v Values) (Run, error) {
-	p := lease.FromValues(v.Model())
+	p := lease.Binding.Read(v.Values)
 	res, err := lease.Run(p)
 	if err != nil {
 		return nil, err

@@ -62,7 +62,7 @@ func TestLeaseTimeline(t *testing.T) {
 	}
 }
 
-// SIMULATORS.md section 6: ship(order, version 7) twice ships once and
+// engine/cas's figures: ship(order, version 7) twice ships once and
 // leaves version 8; without the compare, twice and version 9.
 func TestCASFigures(t *testing.T) {
 	want(t, "defaults", stepThrough(t, &CAS, nil, "data-shipments", "data-version"),
@@ -76,7 +76,7 @@ func TestCASFigures(t *testing.T) {
 	}
 }
 
-// SIMULATORS.md section 6: the redelivered job sees the marker and skips:
+// engine/sentmarker's figures: the redelivered job sees the marker and skips:
 // 1 message; without the marker, or with the crash before it, 2.
 func TestSentMarkerFigures(t *testing.T) {
 	want(t, "defaults", stepThrough(t, &SentMarker, nil, "data-sent", "data-runs", "data-skipped"),

@@ -17,12 +17,14 @@ var Lock = Widget{
 	Chapter: "/redis-key-store/",
 	Title:   "An idempotency key store in Redis",
 	Summary: "Send the same keyed payment twice, guard it with GET-then-SET or a SET NX lock, then crash the server, slow the charge, evict the keys or take Redis down, and count the charges.",
-	Schema:  Schema(lock.Schema),
+	Schema:  Schema(lock.Binding.Schema),
 	Run:     runLock,
 }
 
+func init() { register(&Lock) }
+
 func runLock(v Values) (Run, error) {
-	p := lock.FromValues(v.Model())
+	p := lock.Binding.Read(v.Values)
 	res, err := lock.Run(p)
 	if err != nil {
 		return nil, err

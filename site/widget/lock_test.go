@@ -9,7 +9,7 @@ import (
 	"github.com/retrylab/retrylab/engine/sim"
 )
 
-// SIMULATORS.md section 7 through the replay: the figures grow step by
+// engine/lock's figures through the replay: the figures grow step by
 // step to the table's, at the defaults and with a crash after the charge.
 func TestLockReplay(t *testing.T) {
 	counts := []string{"data-charges", "data-sends", "data-conflicts", "data-replays", "data-unavailable"}

@@ -15,12 +15,14 @@ var Ordering = Widget{
 	Chapter: "/ordering-and-watermarks/",
 	Title:   "Events out of order, and twice",
 	Summary: "A subscription goes from starter to pro, but the events arrive pro, starter, pro. Which plan does the consumer end on?",
-	Schema:  Schema(ordering.Schema),
+	Schema:  Schema(ordering.Binding.Schema),
 	Run:     runOrdering,
 }
 
+func init() { register(&Ordering) }
+
 func runOrdering(v Values) (Run, error) {
-	p := ordering.FromValues(v.Model())
+	p := ordering.Binding.Read(v.Values)
 	res, err := ordering.Run(p)
 	if err != nil {
 		return nil, err

@@ -13,12 +13,14 @@ var Outbox = Widget{
 	Chapter: "/outbox-and-inbox/",
 	Title:   "The outbox and the inbox",
 	Summary: "Crash the relay between publishing an event and marking it sent, and count the emails with and without an inbox.",
-	Schema:  Schema(outbox.Schema),
+	Schema:  Schema(outbox.Binding.Schema),
 	Run:     runOutbox,
 }
 
+func init() { register(&Outbox) }
+
 func runOutbox(v Values) (Run, error) {
-	p := outbox.FromValues(v.Model())
+	p := outbox.Binding.Read(v.Values)
 	res, err := outbox.Run(p)
 	if err != nil {
 		return nil, err

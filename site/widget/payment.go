@@ -14,12 +14,14 @@ var Payment = Widget{
 	Chapter: "/double-charge/",
 	Title:   "A payment over a lossy network",
 	Summary: "Lose a request or a response, let the client retry, and count the charges.",
-	Schema:  Schema(payment.Schema),
+	Schema:  Schema(payment.Binding.Schema),
 	Run:     runPayment,
 }
 
+func init() { register(&Payment) }
+
 func runPayment(v Values) (Run, error) {
-	p := payment.FromValues(v.Model())
+	p := payment.Binding.Read(v.Values)
 	res, err := payment.Run(p)
 	if err != nil {
 		return nil, err

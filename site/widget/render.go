@@ -1,5 +1,7 @@
 package widget
 
+import "github.com/retrylab/retrylab/engine/param"
+
 // Render writes a whole widget, already run with v and shown at its end
 // state: the root element with data-widget, data-params and the id of
 // at, the controls (one form element per parameter, named after it, with
@@ -28,7 +30,7 @@ func Render(h *HTML, w *Widget, v Values, at Place) error {
 
 	form := id + "-form"
 	// The page checks the values itself and says what is wrong beside the
-	// control (RunForm), so the browser's own bubbles stay out of the way.
+	// control (FormValues), so the browser's own bubbles stay out of the way.
 	h.Open("form", "class", "w-controls", "id", form, "data-region", string(RegionControls), "novalidate", "true")
 	more, open := false, false
 	for _, p := range w.Schema {
@@ -164,7 +166,7 @@ func control(h *HTML, p Param, v Values, id string) {
 		if p.Kind == Float {
 			step = "any"
 			if p.Step > 0 {
-				step = formatNumber(p.Step)
+				step = param.Number(p.Step)
 			}
 		}
 		b := v.bound(p.Name)

@@ -11,12 +11,14 @@ var Saga = Widget{
 	Chapter: "/sagas/",
 	Title:   "A saga that crashes halfway",
 	Summary: "Charge, book a flight, book a hotel; crash the runner, fail a step, and see what the services are left with.",
-	Schema:  Schema(saga.Schema),
+	Schema:  Schema(saga.Binding.Schema),
 	Run:     runSaga,
 }
 
+func init() { register(&Saga) }
+
 func runSaga(v Values) (Run, error) {
-	p := saga.FromValues(v.Model())
+	p := saga.Binding.Read(v.Values)
 	res, err := saga.Run(p)
 	if err != nil {
 		return nil, err

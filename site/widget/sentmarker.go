@@ -12,12 +12,14 @@ var SentMarker = Widget{
 	Chapter: "/side-effects/",
 	Title:   "A sent marker against a redelivered job",
 	Summary: "Crash the job after the send, before or after its marker, and count the messages the provider sends, with and without the marker.",
-	Schema:  Schema(sentmarker.Schema),
+	Schema:  Schema(sentmarker.Binding.Schema),
 	Run:     runSentMarker,
 }
 
+func init() { register(&SentMarker) }
+
 func runSentMarker(v Values) (Run, error) {
-	p := sentmarker.FromValues(v.Model())
+	p := sentmarker.Binding.Read(v.Values)
 	res, err := sentmarker.Run(p)
 	if err != nil {
 		return nil, err

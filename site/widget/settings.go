@@ -1,6 +1,10 @@
 package widget
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/retrylab/retrylab/site/chart"
+)
 
 // Settings says in words which values v holds, every parameter in the
 // order its widget declares them, each by its control's label: "Idempotency
@@ -8,8 +12,8 @@ import "strings"
 // Attempts: 3; Amount (cents): 2,500". Without JavaScript the controls
 // are hidden, and this caption says what produced the run shown.
 func Settings(v Values) string {
-	parts := make([]string, 0, len(v.schema))
-	for _, p := range v.schema {
+	parts := make([]string, 0, len(v.Values.Schema()))
+	for _, p := range v.Values.Schema() {
 		parts = append(parts, p.Label+": "+setting(p, v))
 	}
 	return strings.Join(parts, "; ")
@@ -32,7 +36,7 @@ func setting(p Param, v Values) string {
 	case Bool:
 		return v.Text(p.Name) // on, off
 	case Int, Float:
-		return group(v.Text(p.Name)) // 2,500; 0.001
+		return chart.Group(v.Text(p.Name)) // 2,500; 0.001
 	case Enum:
 		return word(p, v.String(p.Name))
 	}

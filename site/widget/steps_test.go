@@ -39,7 +39,7 @@ func stepThrough(t *testing.T, w *Widget, raw map[string]string, counts ...strin
 	return f
 }
 
-// SIMULATORS.md section 6: the relay publishes the event twice, the inbox
+// engine/outbox's figures: the relay publishes the event twice, the inbox
 // sends one email; without the inbox, two.
 func TestOutboxFigures(t *testing.T) {
 	want(t, "defaults", stepThrough(t, &Outbox, nil, "data-published", "data-emails"),
@@ -50,7 +50,7 @@ func TestOutboxFigures(t *testing.T) {
 		map[string]string{"data-published": "1", "data-emails": "1"})
 }
 
-// SIMULATORS.md section 6: the runner crashes after the flight, resumes
+// engine/saga's figures: the runner crashes after the flight, resumes
 // from its log and compensates with keys: the card sees one charge and one
 // undo. Without keys the repeated call books the flight twice, and one
 // booking is left in place.
@@ -68,7 +68,7 @@ func TestSagaFigures(t *testing.T) {
 		map[string]string{"data-charges": "1", "data-undos": "0", "data-outcome": "completed"})
 }
 
-// SIMULATORS.md section 6: evt_2 (pro, t=60), evt_1 (starter, t=0), evt_2
+// engine/ordering's figures: evt_2 (pro, t=60), evt_1 (starter, t=0), evt_2
 // again. Dedupe ends on starter (wrong); a watermark ends on pro.
 func TestOrderingFigures(t *testing.T) {
 	want(t, "dedupe", stepThrough(t, &Ordering, nil, "data-skipped"),

@@ -12,12 +12,14 @@ var Storm = Widget{
 	Chapter: "/metastable-failure/",
 	Title:   "A retry storm that outlives its cause",
 	Summary: "Slow the server down for ten seconds and watch whether it recovers; then give the clients a retry budget and let the server skip expired work.",
-	Schema:  Schema(storm.Schema),
+	Schema:  Schema(storm.Binding.Schema),
 	Run:     runStorm,
 }
 
+func init() { register(&Storm) }
+
 func runStorm(v Values) (Run, error) {
-	p := storm.FromValues(v.Model())
+	p := storm.Binding.Read(v.Values)
 	res, err := storm.Run(p)
 	if err != nil {
 		return nil, err
@@ -83,7 +85,7 @@ func (r *stormRun) Output(h *HTML, _ int) {
 	h.Open("ul", "class", "w-legend")
 	h.Open("li").Elem("span", "", "class", "w-swatch s1 line", "aria-hidden", "true").Text("goodput: answered while the client still waits").Close("li")
 	h.Open("li").Elem("span", "", "class", "w-swatch s2 line", "aria-hidden", "true").Text("offered: new requests and retries").Close("li")
-	h.Open("li").Elem("span", "", "class", "w-swatch trigger", "aria-hidden", "true").Text("the slowdown: " + Number(p.SlowFactor*100) + "% of capacity").Close("li")
+	h.Open("li").Elem("span", "", "class", "w-swatch trigger", "aria-hidden", "true").Text("the slowdown: " + chart.Number(p.SlowFactor*100) + "% of capacity").Close("li")
 	h.Close("ul")
 
 	queue := floats(s.Queue)
@@ -94,7 +96,7 @@ func (r *stormRun) Output(h *HTML, _ int) {
 	qt := chart.Ticks(0, qtop, 3)
 	q := chart.Chart{
 		Title:  "Requests waiting in the queue at the end of each second",
-		Desc:   peakWords("The queue", queue, "request", "") + "; at the end it holds " + Number(queue[len(queue)-1]) + ".",
+		Desc:   peakWords("The queue", queue, "request", "") + "; at the end it holds " + chart.Number(queue[len(queue)-1]) + ".",
 		Class:  "st-chart",
 		Height: chart.MinHeight,
 		X:      x,

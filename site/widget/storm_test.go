@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// The three rows of SIMULATORS.md section 5: goodput healthy / during the
+// The three rows of engine/storm's figures: goodput healthy / during the
 // trigger / recovery after it.
 func TestStormFigures(t *testing.T) {
 	for _, c := range []struct {

@@ -32,21 +32,19 @@ type Run interface {
 	Output(h *HTML, step int)
 }
 
-// all is the registry. It is a plain list rather than init-time
-// registration so that what the WebAssembly module carries is visible here.
-var all = []*Widget{
-	&Payment,
-	&Guard,
-	&Backoff,
-	&Budget,
-	&Storm,
-	&Outbox,
-	&Saga,
-	&Ordering,
-	&Lock,
-	&Lease,
-	&CAS,
-	&SentMarker,
+// all is the registry: the widget of each model (engine/models) that has
+// one, which the file of its view adds from an init function (register).
+// Every init function has run before any other code reads it; afterwards
+// it is only read.
+var all []*Widget
+
+// register adds w to the registry. Two widgets of one name are a mistake
+// that any test of the package finds at start-up.
+func register(w *Widget) {
+	if _, dup := Lookup(w.Name); dup {
+		panic("widget: two widgets called " + quote(w.Name))
+	}
+	all = append(all, w)
 }
 
 // Lookup returns the widget called name.

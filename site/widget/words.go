@@ -7,11 +7,13 @@ import (
 
 	"github.com/retrylab/retrylab/engine/param"
 	"github.com/retrylab/retrylab/engine/sim"
+	"github.com/retrylab/retrylab/site/chart"
 )
 
 // The words every view writes its sentences with, once. An outcome's
 // sentence writes every count with Count (or Figure and Plural), every
-// other figure with Figure, Number or Decimal, and lists with List, so that a reader reads
+// other figure with Figure, chart.Number or Decimal (all three grouped
+// by chart.Group), and lists with List, so that a reader reads
 // "1 call", "99,997 refused" and "19,932.7 s" in every widget:
 //
 //	Count(calls, "call") + " in all; " + Figure(gaveUp) + " gave up"
@@ -19,7 +21,7 @@ import (
 //	List(ids) + " " + Pick(len(ids), "is", "are") + " money taken"
 
 // Figure writes n with its thousands separated: 99997 is "99,997".
-func Figure(n int) string { return group(strconv.Itoa(n)) }
+func Figure(n int) string { return chart.Group(strconv.Itoa(n)) }
 
 // Decimal writes f rounded to places decimals, its thousands separated:
 // Decimal(19932.74, 1) is "19,932.7", Decimal(4, 1) is "4.0".
@@ -27,39 +29,7 @@ func Decimal(f float64, places int) string {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return "–"
 	}
-	return group(strconv.FormatFloat(f, 'f', places, 64))
-}
-
-// Number writes f in its shortest form up to its hundredths, its
-// thousands separated: 0.4, 2.5, 10,000.
-func Number(f float64) string {
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return "–"
-	}
-	return group(strconv.FormatFloat(math.Round(f*100)/100, 'f', -1, 64))
-}
-
-// group separates the thousands of a number written in digits, a sign
-// and a decimal point.
-func group(s string) string {
-	sign := ""
-	if strings.HasPrefix(s, "-") {
-		sign, s = "−", s[1:] // a minus sign, not a hyphen
-	}
-	whole, frac, dot := strings.Cut(s, ".")
-	var b strings.Builder
-	b.WriteString(sign)
-	for i := range len(whole) {
-		if i > 0 && (len(whole)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteByte(whole[i])
-	}
-	if dot {
-		b.WriteByte('.')
-		b.WriteString(frac)
-	}
-	return b.String()
+	return chart.Group(strconv.FormatFloat(f, 'f', places, 64))
 }
 
 // Count is n and the noun, plural unless n is 1: "1 call", "99,997 calls",
@@ -113,7 +83,7 @@ func Capital(s string) string {
 
 // Money formats cents as units with two decimals, thousands separated:
 // 2500 is "25.00", 123456789 "1,234,567.89".
-func Money(cents int64) string { return group(sim.Money(cents)) }
+func Money(cents int64) string { return chart.Group(sim.Money(cents)) }
 
 // Seconds formats a virtual time as seconds with two decimals: "1.04 s".
 var Seconds = sim.Seconds
