@@ -18,6 +18,8 @@ CREATE TABLE IF NOT EXISTS idempotency_keys (
 
 CREATE INDEX IF NOT EXISTS idempotency_keys_expires_at ON idempotency_keys (expires_at);
 
+CREATE INDEX IF NOT EXISTS idempotency_keys_in_flight ON idempotency_keys (locked_until) WHERE state = 'in-flight';
+
 CREATE TABLE IF NOT EXISTS payments (
   id        TEXT    PRIMARY KEY,
   account   TEXT    NOT NULL,
@@ -41,3 +43,7 @@ CREATE TABLE IF NOT EXISTS charges (
 );
 
 CREATE INDEX IF NOT EXISTS charges_account_created ON charges (account, created);
+
+CREATE INDEX IF NOT EXISTS charges_key ON charges (account, idem_key);
+
+CREATE INDEX IF NOT EXISTS payments_key ON payments (account, idem_key);

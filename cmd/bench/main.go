@@ -24,7 +24,11 @@
 //   - sitegen: the real site's full build, and pages per second on a
 //     generated corpus;
 //   - serve: under `sitegen serve`, from a markdown edit's and from an
-//     engine Go edit's write to the open page's reload.
+//     engine Go edit's write to the open page's reload;
+//   - api: retrylab api, in memory and on SQLite, under every attack on
+//     its availability at once for a minute on the loopback: the slowest
+//     answer a well-behaved client of another account gets meanwhile, and
+//     the server's peak RSS; and what a key costs each store.
 //
 // Usage, from anywhere inside the module:
 //
@@ -61,7 +65,7 @@ func main() {
 }
 
 // sections are the parts of the bench, in the table's order.
-var sections = []string{"module", "page", "widgets", "busy", "models", "sitegen", "serve"}
+var sections = []string{"module", "page", "widgets", "busy", "models", "sitegen", "serve", "api"}
 
 // config is how much of each measurement a run makes.
 type config struct {
@@ -73,14 +77,15 @@ type config struct {
 	Corpus     int           // articles in the generated corpus
 	Builds     int           // builds of each corpus timed
 	MinTime    time.Duration // how long each model is timed, natively and in Python
+	Soak       time.Duration // how long retrylab api is attacked, per store
 }
 
 func fullConfig() config {
-	return config{ColdLoads: 5, Lighthouse: 3, Changes: 20, BigChanges: 10, Corpus: 1000, Builds: 2, MinTime: time.Second}
+	return config{ColdLoads: 5, Lighthouse: 3, Changes: 20, BigChanges: 10, Corpus: 1000, Builds: 2, MinTime: time.Second, Soak: time.Minute}
 }
 
 func quickConfig() config {
-	return config{Quick: true, ColdLoads: 3, Lighthouse: 1, Changes: 10, BigChanges: 3, Corpus: 200, Builds: 1, MinTime: 250 * time.Millisecond}
+	return config{Quick: true, ColdLoads: 3, Lighthouse: 1, Changes: 10, BigChanges: 3, Corpus: 200, Builds: 1, MinTime: 250 * time.Millisecond, Soak: 15 * time.Second}
 }
 
 // quickFromEnv reads BENCH_QUICK: set and not "0" or "false".
@@ -256,6 +261,9 @@ func (b *bench) run(ctx context.Context) (*Report, error) {
 	if b.wants("serve") {
 		b.measureServe(ctx, sg, sgErr, chrome, chromeErr)
 	}
+	if b.wants("api") {
+		b.measureAPI(ctx)
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -295,6 +303,10 @@ func (b *bench) headings(chromium string) map[string]string {
 		"sitegen": "the site generator, run from its command line",
 		"serve": fmt.Sprintf("sitegen serve on a copy of the module, /%s open in %s on its live reload: "+
 			"from the edited file's write to the reloaded page's DOMContentLoaded", servePage, browser),
+		"api": fmt.Sprintf("retrylab api on the loopback, %s per run, under every attack at once (ten tokens filling the store, "+
+			"a quarter of it with crashes; 600 idle kept-alive connections; 1 MB header floods; long paths and member names; "+
+			"150 half-sent heads and bodies; 100 slow=10000 payments; on SQLite, 64 lists at once of an account's 200,000 charges), "+
+			"beside a client of its own account paying, replaying, reading and listing every 50 ms, and sending a request again once if its connection fails", b.cfg.Soak),
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"syscall"
@@ -21,7 +22,6 @@ import (
 	"github.com/retrylab/retrylab/engine/idem/sqlstore/postgres"
 	"github.com/retrylab/retrylab/engine/idem/sqlstore/sqlite"
 	"github.com/retrylab/retrylab/internal/cors"
-	"golang.org/x/net/netutil"
 )
 
 // apiConfig is what `retrylab api` is told.
@@ -55,17 +55,32 @@ const (
 	idleTimeout = time.Minute
 	// maxConns caps the connections served at once: 512, half of the
 	// common 1,024 file descriptors a process gets, leaving the rest to
-	// the database and the log. A connection beyond it waits in the
-	// kernel's backlog until one closes; with readTimeout no client can
-	// hold a slot longer than 15 s without sending a whole request.
+	// the database and the log. A connection beyond it takes the slot of
+	// one that does the least (idle, or still sending its request: see
+	// conns), and waits only while every one runs a request.
 	maxConns = 512
+	// maxConnBytes bounds the heap one connection may hold: 320 KiB. Its
+	// request's head, parsed, is at most about 150 KiB (8 KiB of
+	// distinct one-letter fields, each a map entry: measured by
+	// TestAPIMemoryPerConnection), its body at most twice MaxBody as it
+	// is read (128 KiB), and its buffers and goroutine some 16 KiB more.
+	maxConnBytes = 320 << 10
+	// memoryLimit is the soft limit on the Go runtime's memory that
+	// retrylab api sets (runtime/debug.SetMemoryLimit) unless GOMEMLIMIT
+	// sets another: 512 MiB. What the server can hold at once is a memory
+	// store's 100,000 keys at about 1.7 KB each (idem.DefaultMaxRecords:
+	// 170 MB; a SQL store's are on disk) and 512 connections at
+	// maxConnBytes each (160 MiB), some 340 MB, which the collector
+	// otherwise lets grow to twice that before it runs (GOGC=100); under
+	// the limit it runs sooner instead, and the heap stays within it.
+	memoryLimit = 512 << 20
 )
 
 // apiFlags declares `retrylab api`'s flags on fs.
 func apiFlags(fs *flag.FlagSet) *apiConfig {
 	c := &apiConfig{}
 	fs.StringVar(&c.addr, "addr", "localhost:8787", "`host:port` to listen on")
-	fs.StringVar(&c.db, "db", "retrylab.db", "where keys and payments are kept: a SQLite `file`, a postgres:// URL, or memory")
+	fs.StringVar(&c.db, "db", "retrylab.db", "where keys and payments are kept: a SQLite `file` (or sqlite:FILE), a postgres:// URL, or memory")
 	fs.DurationVar(&c.lease, "lease", idem.DefaultLease, "how long a claim on a key holds before a retry may take it over")
 	fs.DurationVar(&c.ttl, "ttl", idem.DefaultTTL, "how long a key is remembered after its request finished; after that the same key is a new request (at least 2 leases)")
 	fs.StringVar(&c.sites, "site-origins", "", "`origins` (comma-separated, such as https://retrylab.example) whose pages may call the API from a browser")
@@ -73,7 +88,7 @@ func apiFlags(fs *flag.FlagSet) *apiConfig {
 }
 
 func apiUsage(w io.Writer) {
-	fmt.Fprintln(w, "retrylab api [--addr localhost:8787] [--db retrylab.db | postgres://... | memory] [--lease 1m] [--ttl 24h]")
+	fmt.Fprintln(w, "retrylab api [--addr localhost:8787] [--db retrylab.db | sqlite:FILE | postgres://... | memory] [--lease 1m] [--ttl 24h]")
 	fmt.Fprintln(w, "serves the sandbox payments API (POST /v1/payments with Idempotency-Key) until Ctrl-C.")
 }
 
@@ -94,6 +109,10 @@ func runAPI(args []string, stdout, stderr io.Writer) int {
 	}
 	if _, err := cors.ParseOrigins(cfg.sites); err != nil {
 		fmt.Fprintf(stderr, "retrylab api: --site-origins: %v\n", err)
+		return exitUsage
+	}
+	if _, err := sqliteFile(cfg.db); err != nil {
+		fmt.Fprintf(stderr, "retrylab api: --db %q: %v\n", cfg.db, err)
 		return exitUsage
 	}
 	if err := idem.CheckWindows(cfg.lease, cfg.ttl); err != nil {
@@ -126,19 +145,43 @@ func openStore(ctx context.Context, db string) (apiStore, string, error) {
 			return nil, "", fmt.Errorf("opening PostgreSQL: %w", err)
 		}
 		return s, "PostgreSQL", nil
-	default:
-		s, err := sqlite.Open(ctx, db)
-		if err != nil {
-			return nil, "", fmt.Errorf("opening SQLite file %s: %w", db, err)
-		}
-		return s, "SQLite file " + db, nil
 	}
+	path, err := sqliteFile(db)
+	if err != nil {
+		return nil, "", err
+	}
+	s, err := sqlite.Open(ctx, path)
+	if err != nil {
+		return nil, "", fmt.Errorf("opening SQLite file %s: %w", path, err)
+	}
+	return s, "SQLite file " + path, nil
 }
 
-// purgeEvery is how often expired keys are deleted from a SQL store: an
-// hour, a twenty-fourth of the default TTL, so that the table holds at
-// most about 25 hours of keys.
+// sqliteFile is the SQLite file --db names, given as it is or in the
+// sqlite:FILE form of `retrylab lab`; "" for memory and PostgreSQL. A
+// name of nothing, or only of spaces, names no file.
+func sqliteFile(db string) (string, error) {
+	if db == "memory" || strings.HasPrefix(db, "postgres://") || strings.HasPrefix(db, "postgresql://") {
+		return "", nil
+	}
+	path := strings.TrimPrefix(db, "sqlite:")
+	if strings.TrimSpace(path) == "" {
+		return "", errors.New("names no database: give a SQLite file (retrylab.db, or sqlite:retrylab.db), a postgres:// URL, or memory")
+	}
+	return path, nil
+}
+
+// purgeEvery is how often expired keys are deleted, with the payments
+// and charges they made: an hour, a twenty-fourth of the default TTL, so
+// that a SQL store holds at most about 25 hours of keys (a full memory
+// store drops expired ones at once).
 const purgeEvery = time.Hour
+
+// sweepEvery is how often the abandoned claims (in flight, their lease
+// run out, no retry come) are finished (idemhttp.Sandbox.Sweep): 10 s, a
+// sixth of the default lease, so that a crashed claim is in flight at
+// most a lease and 10 s.
+const sweepEvery = 10 * time.Second
 
 // serveAPI runs the server until ctx is done, then shuts it down,
 // letting requests in progress finish. ready, if not nil, receives the
@@ -155,6 +198,9 @@ func serveAPI(ctx context.Context, cfg apiConfig, stdout, stderr io.Writer, read
 	if cfg.maxConns <= 0 {
 		cfg.maxConns = maxConns
 	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(memoryLimit)
+	}
 	store, desc, err := openStore(ctx, cfg.db)
 	if err != nil {
 		fmt.Fprintf(stderr, "retrylab api: %v\n", err)
@@ -166,7 +212,8 @@ func serveAPI(ctx context.Context, cfg apiConfig, stdout, stderr io.Writer, read
 		fmt.Fprintf(stderr, "retrylab api: %v\n", err)
 		return exitFail
 	}
-	ln = netutil.LimitListener(ln, cfg.maxConns)
+	cl := newConns(ln, cfg.maxConns)
+	ln = cl
 	base := "http://" + displayAddr(cfg.addr, ln.Addr())
 
 	var logMu sync.Mutex
@@ -176,8 +223,12 @@ func serveAPI(ctx context.Context, cfg apiConfig, stdout, stderr io.Writer, read
 		logMu.Unlock()
 	}}
 	sites, _ := cors.ParseOrigins(cfg.sites) // checked by runAPI
-	srv := &http.Server{Handler: cors.Allow(h, sites), ReadHeaderTimeout: cfg.readHeader, ReadTimeout: cfg.read,
-		WriteTimeout: cfg.write, IdleTimeout: cfg.idle}
+	srv := &http.Server{Handler: cl.track(cors.Allow(h, sites)), ReadHeaderTimeout: cfg.readHeader, ReadTimeout: cfg.read,
+		WriteTimeout: cfg.write, IdleTimeout: cfg.idle,
+		// net/http allows 4,096 bytes more than MaxHeaderBytes (its
+		// initialReadLimitSize): this makes the limit idemhttp's.
+		MaxHeaderBytes: idemhttp.MaxHeaderBytes - 4096,
+		ConnState:      cl.state, ConnContext: cl.context}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 
@@ -206,8 +257,18 @@ func serveAPI(ctx context.Context, cfg apiConfig, stdout, stderr io.Writer, read
 		purge = t.C
 		purger.Purge(ctx, time.Now())
 	}
+	sweeps := time.NewTicker(sweepEvery)
+	defer sweeps.Stop()
 	for {
 		select {
+		case <-sweeps.C:
+			sw, err := h.Sweep(ctx)
+			if err != nil {
+				fmt.Fprintf(stderr, "retrylab api: finishing abandoned claims: %v\n", err)
+			}
+			if sw.Finished+sw.Dropped > 0 {
+				fmt.Fprintf(stderr, "retrylab api: %d abandoned claims finished, %d released (nothing had happened)\n", sw.Finished, sw.Dropped)
+			}
 		case err := <-served:
 			fmt.Fprintf(stderr, "retrylab api: %v\n", err)
 			return exitFail

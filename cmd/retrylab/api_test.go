@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -87,16 +88,11 @@ func post(t *testing.T, base, token, key, body string, faults ...string) (*http.
 
 func chargeCount(t *testing.T, base, token string) int {
 	t.Helper()
-	req, _ := http.NewRequest("GET", base+"/v1/charges", nil)
-	req.Header.Set("Authorization", "Bearer "+token)
-	resp, err := http.DefaultClient.Do(req)
+	n, err := countCharges(http.DefaultClient, base, token)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
-	var list struct{ Count int }
-	json.NewDecoder(resp.Body).Decode(&list)
-	return list.Count
+	return n
 }
 
 // apiStores names a --db of each store the command opens: memory, a new
@@ -199,5 +195,28 @@ func TestAPIAndLoadUsage(t *testing.T) {
 	}
 	if code, _, errs := cli("api", "--db", filepath.Join(t.TempDir(), "no", "such", "dir", "x.db"), "--addr", "127.0.0.1:0"); code != exitFail || !strings.Contains(errs, "SQLite") {
 		t.Errorf("unopenable database: exit %d, %q", code, errs)
+	}
+}
+
+// --db takes the sqlite:FILE form `retrylab lab` takes, as that file, and
+// refuses an empty name rather than opening a database nobody named.
+func TestAPIDBNames(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "x.db")
+	s, desc, err := openStore(t.Context(), "sqlite:"+path)
+	if err != nil {
+		t.Fatalf("--db sqlite:%s: %v", path, err)
+	}
+	s.Close()
+	if _, err := os.Stat(path); err != nil || desc != "SQLite file "+path {
+		t.Fatalf("--db sqlite:%s: %q, and the file: %v; want the SQLite file %s", path, desc, err, path)
+	}
+	for _, db := range []string{"", "sqlite:", " "} {
+		if s, desc, err := openStore(t.Context(), db); err == nil {
+			s.Close()
+			t.Errorf("--db %q: opened %s, want a refusal", db, desc)
+		}
+	}
+	if code, _, errs := cli("api", "--db", "", "--addr", "127.0.0.1:0"); code != exitUsage || !strings.Contains(errs, "--db") {
+		t.Errorf("--db '': exit %d, %q; want a usage error naming --db", code, errs)
 	}
 }

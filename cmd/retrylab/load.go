@@ -148,20 +148,40 @@ func load(base string, n, replays, conc int) (loadReport, error) {
 		return rep, fmt.Errorf("replays: %w", err)
 	}
 
-	req, _ := http.NewRequest("GET", base+"/v1/charges?limit=1", nil)
-	req.Header.Set("Authorization", "Bearer "+token)
-	resp, err := client.Do(req)
-	if err != nil {
+	if rep.Charges, err = countCharges(client, base, token); err != nil {
 		return rep, fmt.Errorf("counting charges: %w", err)
 	}
-	defer resp.Body.Close()
-	var list struct{ Count int }
-	if err := json.NewDecoder(resp.Body).Decode(&list); err != nil || resp.StatusCode != 200 {
-		return rep, fmt.Errorf("counting charges: %s (%v)", resp.Status, err)
-	}
-	rep.Charges = list.Count
 	rep.DoubleCharges = rep.Charges - n
 	return rep, nil
+}
+
+// countCharges counts the account's charges, paging through GET
+// /v1/charges a thousand at a time (the API counts nothing itself: a list
+// costs what its page does).
+func countCharges(client *http.Client, base, token string) (int, error) {
+	n, after := 0, ""
+	for {
+		req, _ := http.NewRequest("GET", base+"/v1/charges?limit=1000&starting_after="+url.QueryEscape(after), nil)
+		req.Header.Set("Authorization", "Bearer "+token)
+		resp, err := client.Do(req)
+		if err != nil {
+			return 0, err
+		}
+		var list struct {
+			HasMore bool `json:"has_more"`
+			Data    []struct{ ID string }
+		}
+		err = json.NewDecoder(resp.Body).Decode(&list)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != 200 {
+			return 0, fmt.Errorf("GET /v1/charges: %s (%v)", resp.Status, err)
+		}
+		n += len(list.Data)
+		if !list.HasMore || len(list.Data) == 0 {
+			return n, nil
+		}
+		after = list.Data[len(list.Data)-1].ID
+	}
 }
 
 // phase sends count requests, conc at a time; do reports whether the

@@ -4,12 +4,13 @@
 // `retrylab api`) on Cloudflare Workers, with github.com/syumai/workers,
 // compiled by Go (not TinyGo) to WebAssembly.
 //
-// Every request runs in a fresh instance of the module: nothing survives
-// from one request to the next in memory, so all state is in the D1
-// database bound as DB, reached through database/sql (sqlstore, in its
-// SQLite dialect, which is D1's). D1 has no transactions, and sqlstore
-// needs none: each store step is one statement, the claim an INSERT ...
-// ON CONFLICT ... RETURNING.
+// One instance of the module may serve many requests, and the next may
+// go to another: nothing it keeps in memory can be counted on from one
+// request to the next, so all state is in the D1 database bound as DB,
+// reached through database/sql (sqlstore, in its SQLite dialect, which
+// is D1's). D1 has no transaction a Worker opens and commits around its
+// own code, and sqlstore needs none: each store step is one statement,
+// the claim an INSERT ... ON CONFLICT ... RETURNING.
 //
 // Where a local server drops the connection to lose an answer, the worker
 // cannot: it answers 504 (lose-request, lose-response) or 502

@@ -60,16 +60,8 @@ func TestWorkerUnderWrangler(t *testing.T) {
 	}
 
 	// One charge per key: every instance saw the same D1 database.
-	req, _ := http.NewRequest("GET", base+"/v1/charges", nil)
-	req.Header.Set("Authorization", "Bearer sk_test_worker")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var list struct{ Count int }
-	if err := json.NewDecoder(resp.Body).Decode(&list); err != nil || list.Count != 3 {
-		t.Fatalf("charges: %d (%v), want 3, one per key", list.Count, err)
+	if all := charges(t, base, ""); len(all.Data) != 3 || all.HasMore {
+		t.Fatalf("charges: %d (has_more %v), want 3, one per key", len(all.Data), all.HasMore)
 	}
 
 	// D1 pages the list as the other stores do.

@@ -193,6 +193,32 @@ func (e nothingHappened) Error() string        { return e.err.Error() }
 func (e nothingHappened) Unwrap() error        { return e.err }
 func (e nothingHappened) Is(target error) bool { return target == ErrNothingHappened }
 
+// ErrUnfinished marks a work error after which the work is neither done
+// nor undone: a takeover must finish it, as it would a crashed
+// claimant's.
+var ErrUnfinished = errors.New("idem: the work is unfinished")
+
+// Unfinished wraps err to say that the work stopped where a takeover has
+// to finish it: an earlier step may have had its effect (a claimant
+// before this one may have charged), and this one neither ran nor failed
+// for good. Do leaves the claim in flight, as it is, saves nothing and
+// returns the work's error: a retry is answered 409 until the lease
+// ends, then takes the key over and resumes from its recovery point.
+// errors.Is(result, ErrUnfinished) reports true and errors.Unwrap gives
+// err back.
+func Unfinished(err error) error {
+	if err == nil {
+		err = ErrUnfinished
+	}
+	return unfinished{err}
+}
+
+type unfinished struct{ err error }
+
+func (e unfinished) Error() string        { return e.err.Error() }
+func (e unfinished) Unwrap() error        { return e.err }
+func (e unfinished) Is(target error) bool { return target == ErrUnfinished }
+
 // Errors about the key itself, before the store is consulted (answer 400).
 var (
 	ErrMissingKey      = errors.New("idem: missing Idempotency-Key")
@@ -251,7 +277,9 @@ type Keeper struct {
 //   - a key done: the saved status and body, Replayed;
 //   - otherwise the key is claimed, work runs, and its response is saved:
 //     Executed; or, if work returns NothingHappened, the claim is released
-//     and Do returns Released with the work's error.
+//     and Do returns Released with the work's error; or, if work returns
+//     Unfinished or ErrNotHeld (it lost the claim), nothing is saved or
+//     released and Do returns the work's error.
 //
 // A key that CheckKey refuses is refused with its error, nothing stored. A
 // claim whose lease lapsed is taken over by a request with the same body,
@@ -298,13 +326,7 @@ func (k *Keeper) check(key string) error {
 // do is Do once the body's fingerprint is known.
 func (k *Keeper) do(ctx context.Context, account, key, fp string, work Work) (Response, error) {
 	now := k.Clock.Now()
-	lease, ttl := k.Lease, k.TTL
-	if lease <= 0 {
-		lease = DefaultLease
-	}
-	if ttl <= 0 {
-		ttl = DefaultTTL
-	}
+	lease, ttl := k.windows()
 	rec, claimed, err := k.Store.Claim(ctx, Record{
 		Account:     account,
 		Key:         key,
@@ -328,10 +350,58 @@ func (k *Keeper) do(ctx context.Context, account, key, fp string, work Work) (Re
 		}
 	}
 
+	return k.run(ctx, rec, work, ttl)
+}
+
+// Finish takes over rec, an abandoned claim as Store.Abandoned lists it,
+// and runs work from its recovery point as a retry's takeover would,
+// with no request to answer: what work returns is saved (Executed) or,
+// for NothingHappened, the claim is released (Released). When rec is no
+// longer that claim (a retry took it over or finished it meanwhile, or
+// it went), nothing runs and the Outcome is "".
+func (k *Keeper) Finish(ctx context.Context, rec Record, work Work) (Response, error) {
+	if k.Store == nil || k.Clock == nil {
+		return Response{}, errors.New("idem: Keeper needs a Store and a Clock")
+	}
+	now := k.Clock.Now()
+	lease, ttl := k.windows()
+	got, claimed, err := k.Store.Claim(ctx, Record{Account: rec.Account, Key: rec.Key, Fingerprint: rec.Fingerprint,
+		Created: now, ExpiresAt: now.Add(ttl), LockedUntil: now.Add(lease)})
+	switch {
+	case err != nil || !claimed:
+		return Response{}, err
+	case !got.Created.Equal(rec.Created):
+		// Not a takeover: the record went, and this claimed the key afresh
+		// for nobody. Give it back.
+		return Response{}, k.Store.Release(ctx, got)
+	}
+	return k.run(ctx, got, work, ttl)
+}
+
+// windows returns the keeper's lease and TTL, defaults filled in.
+func (k *Keeper) windows() (lease, ttl time.Duration) {
+	lease, ttl = k.Lease, k.TTL
+	if lease <= 0 {
+		lease = DefaultLease
+	}
+	if ttl <= 0 {
+		ttl = DefaultTTL
+	}
+	return lease, ttl
+}
+
+// run runs work under rec, a claim the caller holds, and saves or
+// releases what it did.
+func (k *Keeper) run(ctx context.Context, rec Record, work Work, ttl time.Duration) (Response, error) {
 	resumedFrom := rec.RecoveryPoint // "" unless a takeover (a reclaim after expiry starts afresh)
 	claim := &Claim{store: k.Store, rec: rec}
 	status, out, werr := work(ctx, claim)
 	rec = claim.rec
+	if werr != nil && (errors.Is(werr, ErrUnfinished) || errors.Is(werr, ErrNotHeld)) {
+		// The claim stays as it is, for a takeover to finish; or it is
+		// another's already, and nothing of this request's may be saved.
+		return Response{}, werr
+	}
 	if werr != nil && errors.Is(werr, ErrNothingHappened) {
 		if err := k.Store.Release(ctx, rec); err != nil {
 			return Response{}, errors.Join(werr, err)

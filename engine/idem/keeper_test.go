@@ -422,10 +422,28 @@ func TestCheckWindows(t *testing.T) {
 	}
 }
 
-// A full memory store drops expired done records to make room, never an
-// in-flight or live one, and refuses a new key when nothing has expired.
+// memClaim claims key for account in m at at, with an hour's TTL and a
+// minute's lease.
+func memClaim(m *MemoryStore, account, key string, at time.Time) (Record, error) {
+	r, _, err := m.Claim(context.Background(), Record{Account: account, Key: key, Fingerprint: "fp", Created: at,
+		ExpiresAt: at.Add(time.Hour), LockedUntil: at.Add(time.Minute)})
+	return r, err
+}
+
+// memDone completes r at at, to expire ttl later.
+func memDone(t *testing.T, m *MemoryStore, r Record, at time.Time, ttl time.Duration) {
+	t.Helper()
+	r.Status, r.ExpiresAt = 201, at.Add(ttl)
+	if err := m.Complete(context.Background(), r); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A full memory store drops expired done records to make room first,
+// never an in-flight one; and when every record is in flight it refuses
+// a new key with ErrFull, saying no time it would free up (none is
+// known: an in-flight record goes only once finished).
 func TestMemoryStoreIsBounded(t *testing.T) {
-	ctx := context.Background()
 	m := NewMemoryStore()
 	m.SetMax(3)
 	var dropped []string
@@ -434,65 +452,104 @@ func TestMemoryStoreIsBounded(t *testing.T) {
 			dropped = append(dropped, r.Key)
 		}
 	})
-	claimAt := func(key string, at time.Time) (Record, error) {
-		r, _, err := m.Claim(ctx, Record{Account: "a", Key: key, Fingerprint: "fp", Created: at,
-			ExpiresAt: at.Add(time.Hour), LockedUntil: at.Add(time.Minute)})
-		return r, err
-	}
-	done := func(r Record, at time.Time, ttl time.Duration) {
-		r.Status, r.ExpiresAt = 201, at.Add(ttl)
-		if err := m.Complete(ctx, r); err != nil {
-			t.Fatal(err)
-		}
-	}
-	k1, _ := claimAt("k1", t0)
-	done(k1, t0, time.Minute) // expires at t0+1m
-	k2, _ := claimAt("k2", t0)
-	done(k2, t0, 2*time.Minute)                  // expires at t0+2m
-	if _, err := claimAt("k3", t0); err != nil { // stays in flight
+	k1, _ := memClaim(m, "a", "k1", t0)
+	memDone(t, m, k1, t0, time.Minute) // expires at t0+1m
+	k2, _ := memClaim(m, "b", "k2", t0)
+	memDone(t, m, k2, t0, 2*time.Minute)                  // expires at t0+2m
+	if _, err := memClaim(m, "c", "k3", t0); err != nil { // stays in flight
 		t.Fatal(err)
 	}
-	if _, err := claimAt("k4", t0.Add(30*time.Second)); !errors.Is(err, ErrFull) {
-		t.Fatalf("a fourth key before anything expired: %v, want ErrFull", err)
-	}
-	if _, err := claimAt("k4", t0.Add(90*time.Second)); err != nil {
+	if _, err := memClaim(m, "d", "k4", t0.Add(90*time.Second)); err != nil {
 		t.Fatalf("a fourth key once k1 expired: %v", err)
 	}
 	if strings.Join(dropped, ",") != "k1" || m.Len() != 3 {
-		t.Fatalf("dropped %v, %d left; want k1 only", dropped, m.Len())
+		t.Fatalf("dropped %v, %d left; want k1, the expired one", dropped, m.Len())
 	}
-	// Days later only k2 can go: k3 and k4 are in flight.
-	if _, err := claimAt("k5", t0.Add(72*time.Hour)); err != nil {
+	if _, err := memClaim(m, "e", "k5", t0.Add(72*time.Hour)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := claimAt("k6", t0.Add(72*time.Hour)); !errors.Is(err, ErrFull) {
-		t.Fatalf("with three keys in flight: %v, want ErrFull", err)
+	_, err := memClaim(m, "f", "k6", t0.Add(72*time.Hour))
+	var full *FullError
+	if !errors.As(err, &full) || !errors.Is(err, ErrFull) || full.Account || !full.Free.IsZero() {
+		t.Fatalf("with three keys in flight: %v, want ErrFull with no time", err)
 	}
 	if strings.Join(dropped, ",") != "k1,k2" {
 		t.Fatalf("dropped %v, want k1,k2 (never an in-flight record)", dropped)
 	}
 }
 
-// One account cannot fill the store: past its share (a tenth of the
-// bound) its new keys are refused, and another account's still go in.
-func TestMemoryStoreAccountShare(t *testing.T) {
-	ctx := context.Background()
+// A full memory store that evicts (EvictLargest) makes room for a new
+// key by dropping the oldest finished key of the account that holds the
+// most: an account holding little always gets in, however many keys the
+// others keep live, and an account never loses a key while another holds
+// more finished ones.
+func TestMemoryStoreEvictsFromTheLargestAccount(t *testing.T) {
 	m := NewMemoryStore()
-	m.SetMax(20_000) // a share of 2,000
-	claim := func(account string, i int) error {
-		_, _, err := m.Claim(ctx, Record{Account: account, Key: strconv.Itoa(i), Fingerprint: "fp", Created: t0,
-			ExpiresAt: t0.Add(time.Hour), LockedUntil: t0.Add(time.Minute)})
-		return err
-	}
-	for i := range 2000 {
-		if err := claim("greedy", i); err != nil {
-			t.Fatalf("key %d of the greedy account: %v", i, err)
+	m.SetMax(10)
+	m.EvictLargest()
+	var dropped []string
+	m.OnDrop(func(rs []Record) {
+		for _, r := range rs {
+			dropped = append(dropped, r.Account+"/"+r.Key)
+		}
+	})
+	at := t0
+	fill := func(account string, n int) {
+		for i := range n {
+			at = at.Add(time.Second)
+			r, err := memClaim(m, account, strconv.Itoa(i), at)
+			if err != nil {
+				t.Fatalf("%s's key %d: %v", account, i, err)
+			}
+			if r.State == InFlight { // not a key it holds already
+				memDone(t, m, r, at, 24*time.Hour)
+			}
 		}
 	}
-	if err := claim("greedy", 2000); !errors.Is(err, ErrFull) {
-		t.Fatalf("the greedy account's key 2,001: %v, want ErrFull", err)
+	fill("big", 7)
+	fill("mid", 3) // full: 7 + 3, all live for a day
+	fill("new", 2) // each takes the place of big's oldest
+	fill("mid", 1) // mid's key 0 again, replayed: no room needed
+	if strings.Join(dropped, ",") != "big/0,big/1" {
+		t.Fatalf("dropped %v, want big/0,big/1: the largest account's oldest", dropped)
 	}
-	if err := claim("other", 0); err != nil {
+	fill("small", 2) // big (5) goes down to 3 held, as mid holds
+	if got := strings.Join(dropped, ","); got != "big/0,big/1,big/2,big/3" {
+		t.Fatalf("dropped %v, want big's oldest four", got)
+	}
+	if _, ok, _ := m.Get(context.Background(), "mid", "2"); !ok {
+		t.Fatal("mid lost a key while big held as many")
+	}
+	// The account that is the largest makes room from its own oldest.
+	fill("big2", 9)
+	if m.Len() != 10 {
+		t.Fatalf("%d records, want the bound of 10", m.Len())
+	}
+}
+
+// One account cannot fill the store: past its share (a tenth of the
+// bound) its new keys are refused, with the time its oldest finished key
+// expires (which an evicting store knows), and another account's still
+// go in.
+func TestMemoryStoreAccountShare(t *testing.T) {
+	m := NewMemoryStore()
+	m.SetMax(20_000) // a share of 2,000
+	m.EvictLargest()
+	for i := range 2000 {
+		r, err := memClaim(m, "greedy", strconv.Itoa(i), t0)
+		if err != nil {
+			t.Fatalf("key %d of the greedy account: %v", i, err)
+		}
+		if i >= 10 {
+			memDone(t, m, r, t0.Add(time.Duration(i)*time.Second), time.Hour)
+		}
+	}
+	_, err := memClaim(m, "greedy", "2000", t0.Add(time.Hour))
+	var full *FullError
+	if !errors.As(err, &full) || !full.Account || !full.Free.Equal(t0.Add(time.Hour+10*time.Second)) {
+		t.Fatalf("the greedy account's key 2,001: %v, want its share full until its oldest done key expires, at t0+1h10s", err)
+	}
+	if _, err := memClaim(m, "other", "0", t0.Add(time.Hour)); err != nil {
 		t.Fatalf("another account's first key: %v", err)
 	}
 }

@@ -135,4 +135,13 @@ type Store interface {
 	//
 	//	SELECT * FROM idempotency_keys WHERE account = $1 AND idem_key = $2
 	Get(ctx context.Context, account, key string) (Record, bool, error)
+
+	// Abandoned returns at most limit in-flight records whose lease ended
+	// at or before now, the earliest ended first: claims whose claimant
+	// is presumed crashed and which no retry has taken over, for a sweep
+	// to finish (Keeper.Finish).
+	//
+	//	SELECT * FROM idempotency_keys WHERE state = 'in-flight' AND locked_until <= $1
+	//	ORDER BY locked_until LIMIT $2
+	Abandoned(ctx context.Context, now time.Time, limit int) ([]Record, error)
 }

@@ -22,6 +22,17 @@ const FaultHeader = "Retrylab-Fault"
 // that a slow request is still within its lease.
 const MaxSlow = 10 * time.Second
 
+// MaxSlowAtOnce is how many requests a Sandbox slows down at once, for
+// slow=MS: 64, an eighth of retrylab api's 512 connections, so that slow
+// requests, which hold a connection for up to MaxSlow while their work
+// waits, cannot take every connection. The next payment to begin is
+// refused with 429, nothing done (faultStore.slow).
+const MaxSlowAtOnce = 64
+
+// errTooManySlow is faultStore's error for a payment it would slow down
+// past MaxSlowAtOnce.
+var errTooManySlow = errors.New("idemhttp: as many requests are slowed down as may be")
+
 // Faults are what a request asks the server to do wrong, with the
 // Retrylab-Fault header: a comma-separated list of
 //
@@ -54,7 +65,11 @@ func ParseFaults(values []string) (Faults, error) {
 			if item == "" {
 				continue
 			}
-			name, arg, hasArg := strings.Cut(item, "=")
+			item, params, hasParams := strings.Cut(item, ";")
+			name, arg, hasArg := strings.Cut(strings.TrimRight(item, " \t"), "=")
+			if hasParams {
+				return Faults{}, errors.New("fault " + idem.Excerpt(name) + " takes no parameters (" + idem.Excerpt(";"+params) + ")")
+			}
 			if seen[name] {
 				return Faults{}, errors.New("fault " + idem.Excerpt(name) + " listed twice")
 			}
@@ -124,7 +139,12 @@ func (f Faults) String() string {
 // A dropped answer closes the connection without a word where the server
 // can (HTTP/1 on net/http); elsewhere, on Cloudflare Workers say, a 502 or
 // 504 problem stands for the silence.
-type faults struct{ next http.Handler }
+type faults struct {
+	next    http.Handler
+	clock   idem.Clock
+	lease   time.Duration
+	crashes *crashes // MaxCrashesPerAccount and MaxCrashes
+}
 
 func (f faults) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// The Handler's route "POST /v1/payments", matched as its ServeMux
@@ -147,6 +167,17 @@ func (f faults) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	r = r.WithContext(context.WithValue(r.Context(), injectionKey{}, &injection{Faults: fs}))
 	if fs.CrashAfterCharge {
+		// A request the API refuses (no token) crashes nothing: it goes
+		// on to be refused.
+		account, err := accountOf(r.Header)
+		if err == nil {
+			if ok, free := f.crashes.admit(account, f.clock.Now()); !ok {
+				a := probTooManyCrashes.answer("this account, or the server, has as many crashed claims waiting out their leases as it may; nothing was done")
+				a.retryAfter = secondsUntil(f.clock.Now(), free)
+				send(w, e, a)
+				return
+			}
+		}
 		defer func() {
 			// recover is nil when nothing panicked, and when the goroutine
 			// exits (runtime.Goexit), which must go on.
@@ -154,6 +185,7 @@ func (f faults) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				if _, ok := v.(crash); !ok {
 					panic(v)
 				}
+				f.crashes.add(account, f.clock.Now().Add(f.lease))
 				lose(w, r, probCrashed.answer("the server crashed after charging the card; its claim on the key holds until its lease runs out"))
 			}
 		}()
@@ -251,14 +283,17 @@ type crash struct{}
 //   - unavailable: Charge refuses (ledger.ErrUnavailable) a payment no
 //     earlier claim had begun, so that nothing at all happened;
 //   - slow=MS: the first of Charge and SavePayment waits MS on the clock
-//     (or until its context is done);
+//     (or until its context is done); past MaxSlowAtOnce waiting, a
+//     payment no earlier claim had begun is refused (errTooManySlow,
+//     nothing charged) and any other goes on without waiting;
 //   - decline: Charge refuses (ledger.ErrDeclined), charging nothing;
 //   - crash-after-charge: once the card was charged, the checkpoint that
 //     records the charge is written, then the request dies (a panic of
 //     crash, which faults recovers).
 type faultStore struct {
 	ledger.Store
-	clock idem.Clock // what slow=MS waits on; the system's timers if nil
+	clock idem.Clock    // what slow=MS waits on; the system's timers if nil
+	slows chan struct{} // a token per request slowed down now: MaxSlowAtOnce
 }
 
 // Claim implements idem.Store, noting whether the claim begins the payment.
@@ -279,7 +314,7 @@ func (s faultStore) Charge(ctx context.Context, c ledger.Charge) (ledger.Charge,
 	if in.Unavailable && in.fresh {
 		return ledger.Charge{}, false, ledger.ErrUnavailable
 	}
-	if err := s.slow(ctx, in); err != nil {
+	if err := s.slow(ctx, in, in.fresh); err != nil {
 		return ledger.Charge{}, false, err
 	}
 	if in.Decline {
@@ -293,7 +328,7 @@ func (s faultStore) Charge(ctx context.Context, c ledger.Charge) (ledger.Charge,
 // SavePayment implements ledger.Ledger.
 func (s faultStore) SavePayment(ctx context.Context, p ledger.Payment) (ledger.Payment, error) {
 	if in := injectionOf(ctx); in != nil {
-		if err := s.slow(ctx, in); err != nil {
+		if err := s.slow(ctx, in, false); err != nil {
 			return ledger.Payment{}, err
 		}
 	}
@@ -316,12 +351,22 @@ type Sleeper interface {
 }
 
 // slow waits the request's slow=MS once, on the clock, or until ctx is
-// done.
-func (s faultStore) slow(ctx context.Context, in *injection) error {
+// done; if MaxSlowAtOnce requests wait already, it refuses
+// (errTooManySlow) when refuse is set, and does not wait otherwise.
+func (s faultStore) slow(ctx context.Context, in *injection, refuse bool) error {
 	if in.Slow <= 0 || in.slept {
 		return nil
 	}
 	in.slept = true
+	select {
+	case s.slows <- struct{}{}:
+		defer func() { <-s.slows }()
+	default:
+		if refuse {
+			return errTooManySlow
+		}
+		return nil
+	}
 	if sl, ok := s.clock.(Sleeper); ok {
 		return sl.Sleep(ctx, in.Slow)
 	}

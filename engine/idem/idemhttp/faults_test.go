@@ -16,7 +16,7 @@ var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 func charges(t *testing.T, s ledger.Store) []ledger.Charge {
 	t.Helper()
 	acct, _ := idemhttp.AccountOf("Bearer t")
-	list, _, _, err := s.Charges(t.Context(), acct, ledger.Page{Limit: 100})
+	list, _, err := s.Charges(t.Context(), acct, ledger.Page{Limit: 100})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ func quote(key string) string {
 }
 
 func FuzzParseKey(f *testing.F) {
-	for _, s := range []string{"abc", `"abc"`, `"a\"b"`, `"a\x"`, "", `""`, " k ", "k\x00", "é", `"`, strings.Repeat("k", 256)} {
+	for _, s := range []string{"abc", `"abc"`, `"a\"b"`, `"a\x"`, "", `""`, " k ", "k\x00", "é", `"`, "a,b", `"a,b"`, `"a", "b"`, strings.Repeat("k", 256)} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, v string) {
@@ -29,11 +29,14 @@ func FuzzParseKey(f *testing.F) {
 		if !strings.HasPrefix(trimmed, `"`) && key != trimmed {
 			t.Fatalf("ParseKey(%q) = %q, want the bare value %q", v, key, trimmed)
 		}
+		if !strings.HasPrefix(trimmed, `"`) && strings.Contains(key, ",") {
+			t.Fatalf("ParseKey(%q) = %q: a bare key with a comma, as two joined fields are", v, key)
+		}
 		// Both spellings of the key name the key; the bare one only where
-		// it is not read as quoted nor loses its outer spaces, as HTTP
-		// field values do.
+		// it is not read as quoted, has no comma, nor loses its outer
+		// spaces, as HTTP field values do.
 		for _, form := range []string{key, quote(key)} {
-			if form == key && (strings.HasPrefix(key, `"`) || strings.Trim(key, " \t") != key) {
+			if form == key && (strings.HasPrefix(key, `"`) || strings.Contains(key, ",") || strings.Trim(key, " \t") != key) {
 				continue
 			}
 			if again, err := idemhttp.ParseKey([]string{form}); err != nil || again != key {

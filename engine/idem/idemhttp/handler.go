@@ -8,6 +8,7 @@ import (
 	"errors"
 	"io"
 	"mime"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -57,9 +58,12 @@ type answer struct {
 	retryAfter int    // seconds; Retry-After when > 0
 	location   string // Location, for a new payment
 	allow      string // Allow, for a 405
-	key        string // echoed in Idempotency-Key
-	outcome    string // for the log: see Entry.Outcome
-	resumed    string // for the log: see Entry.Resumed
+	// acceptEncoding is Accept-Encoding, for a 415 of a content coding:
+	// the codings the request may use (RFC 7694).
+	acceptEncoding string
+	key            string // echoed in Idempotency-Key
+	outcome        string // for the log: see Entry.Outcome
+	resumed        string // for the log: see Entry.Resumed
 }
 
 // ServeHTTP implements http.Handler. What it learns of the request (its
@@ -100,6 +104,9 @@ func write(w http.ResponseWriter, a answer) {
 	if a.allow != "" {
 		hd.Set("Allow", a.allow)
 	}
+	if a.acceptEncoding != "" {
+		hd.Set("Accept-Encoding", a.acceptEncoding)
+	}
 	if a.status == http.StatusUnauthorized {
 		hd.Set("WWW-Authenticate", `Bearer realm="retrylab sandbox"`)
 	}
@@ -122,7 +129,7 @@ func (h *Handler) route(r *http.Request, e *Entry) answer {
 	case probe.status == http.StatusMethodNotAllowed:
 		return methodNotAllowed(probe.header.Get("Allow"))
 	}
-	return probNotFound.answer("no such path: " + r.URL.Path)
+	return probNotFound.answer("no such path: " + idem.Excerpt(r.URL.Path))
 }
 
 // routed carries a route's answer back to route.
@@ -186,13 +193,22 @@ func (h *Handler) buildMux() {
 // answers 401.
 func (h *Handler) authorized(f func(r *http.Request, account string) answer) func(*http.Request, *Entry) answer {
 	return func(r *http.Request, e *Entry) answer {
-		account, err := AccountOf(r.Header.Get("Authorization"))
+		account, err := accountOf(r.Header)
 		if err != nil {
-			return probUnauthorized.answer(err.Error())
+			return unauthorized(err)
 		}
 		e.Account = account
 		return f(r, account)
 	}
+}
+
+// unauthorized is the 401 of an error of accountOf.
+func unauthorized(err error) answer {
+	var ae *AuthError
+	if errors.As(err, &ae) {
+		return probUnauthorized.answer(ae.Reason)
+	}
+	return probUnauthorized.answer(err.Error())
 }
 
 func methodNotAllowed(allow string) answer {
@@ -225,10 +241,6 @@ var index = jsonBody(struct {
 	Problems: problemCodes(),
 })
 
-// storeFullRetryAfter is the Retry-After, in seconds, of a 503 from a
-// full key store: a minute, in which some keys usually expire.
-const storeFullRetryAfter = 60
-
 // jsonType reports whether a request's Content-Type may carry the JSON of
 // a payment: none at all, application/json, or a JSON type such as
 // application/merge-patch+json, with any parameters (charset=utf-8).
@@ -249,9 +261,9 @@ func (h *Handler) clock() idem.Clock {
 }
 
 func (h *Handler) createPayment(r *http.Request, e *Entry) (a answer) {
-	account, err := AccountOf(r.Header.Get("Authorization"))
+	account, err := accountOf(r.Header)
 	if err != nil {
-		return probUnauthorized.answer(err.Error())
+		return unauthorized(err)
 	}
 	e.Account = account
 	key, err := ParseKey(r.Header.Values(KeyHeader))
@@ -268,13 +280,18 @@ func (h *Handler) createPayment(r *http.Request, e *Entry) (a answer) {
 	if ct := r.Header.Get("Content-Type"); !jsonType(ct) {
 		return probUnsupportedType.answer("Content-Type is " + idem.Excerpt(ct) + "; send the body as application/json (curl: -H 'Content-Type: application/json')")
 	}
+	if ce := encoded(r.Header); ce != "" {
+		a := probUnsupportedEncoding.answer("Content-Encoding is " + idem.Excerpt(ce) + "; send the body as it is, with no Content-Encoding")
+		a.acceptEncoding = "identity"
+		return a
+	}
 	if r.ContentLength > MaxBody {
 		return probTooLarge.answer("Content-Length is " + strconv.FormatInt(r.ContentLength, 10) + " bytes; the limit is " + strconv.Itoa(MaxBody))
 	}
 	body, err := io.ReadAll(io.LimitReader(r.Body, MaxBody+1))
 	switch {
 	case err != nil:
-		return probInvalidRequest.answer("reading the body: " + err.Error())
+		return bodyError(err, len(body), r.ContentLength)
 	case len(body) > MaxBody:
 		return probTooLarge.answer("the body is longer than " + strconv.Itoa(MaxBody) + " bytes")
 	}
@@ -294,13 +311,15 @@ func (h *Handler) createPayment(r *http.Request, e *Entry) (a answer) {
 		return worked.status, worked.body, werr
 	})
 	switch {
-	case errors.Is(err, idem.ErrNothingHappened):
-		a = worked // resp.Outcome is Released
+	case errors.Is(err, idem.ErrNothingHappened), errors.Is(err, idem.ErrUnfinished):
+		a = worked // resp.Outcome is Released, or the claim is left for a takeover
 	case errors.Is(err, idem.ErrFull):
-		a = probStoreFull.answer("the key store holds as many keys as it may; nothing was charged")
-		a.retryAfter = storeFullRetryAfter
+		a = h.full(err)
 	case errors.Is(err, idem.ErrNotHeld):
 		a = probKeyInUse.answer("this request's claim on the key was taken over by a retry while it ran; retry to get that one's answer")
+		a.retryAfter = idem.RetryAfter
+	case errors.Is(err, ledger.ErrNotWritten):
+		a = probStoreBusy.answer("the key store was busy and did not record the request; nothing more was charged")
 		a.retryAfter = idem.RetryAfter
 	case err != nil:
 		a = probInternal.answer("the key store failed: " + err.Error())
@@ -333,9 +352,14 @@ func (h *Handler) pay(ctx context.Context, c *idem.Claim, req ledger.PaymentRequ
 	fresh := done.Payment == "" // no claimant before this one chose a payment, so none charged
 	if fresh {
 		done.Payment = newID("pay_")
-		if err := c.Checkpoint(ctx, done.String()); err != nil {
+		switch err := c.Checkpoint(ctx, done.String()); {
+		case errors.Is(err, idem.ErrNotHeld):
+			// A retry took the key over before this request began
+			// anything: the retry's answer is the one to come.
+			return answer{}, err
+		case err != nil:
 			// Nothing is charged yet: release the key for a clean retry.
-			return probInternal.answer("recording the payment's start failed: " + err.Error()), idem.NothingHappened(err)
+			return storeFailed("recording the payment's start", err), idem.NothingHappened(err)
 		}
 	}
 	payment := ledger.Payment{ID: done.Payment, Account: c.Account(), Amount: req.Amount, Currency: req.Currency,
@@ -344,6 +368,11 @@ func (h *Handler) pay(ctx context.Context, c *idem.Claim, req ledger.PaymentRequ
 		ch, _, err := h.Store.Charge(ctx, ledger.Charge{ID: newID("ch_"), Account: c.Account(), PaymentID: done.Payment,
 			Amount: req.Amount, Currency: req.Currency, Key: c.Key(), Created: h.clock().Now(), Fence: c.Fence()})
 		switch {
+		case errors.Is(err, errTooManySlow):
+			// Only a fresh payment is refused so: nothing charged.
+			a := probTooManySlow.answer("the server slows down " + strconv.Itoa(MaxSlowAtOnce) + " requests at once, and has as many; nothing was charged")
+			a.retryAfter = int(MaxSlow / time.Second) // by then every request slowed down now is past its wait
+			return a, idem.NothingHappened(err)
 		case errors.Is(err, ledger.ErrUnavailable) && fresh:
 			// Nobody reached the card network for this payment: nothing
 			// happened, and a retry may start afresh.
@@ -356,13 +385,22 @@ func (h *Handler) pay(ctx context.Context, c *idem.Claim, req ledger.PaymentRequ
 			if err != nil {
 				return probInternal.answer("saving the declined payment failed: " + err.Error()), err
 			}
-			body := jsonBody(problemDoc{Type: probDeclined.typeURI(), Title: probDeclined.title, Status: probDeclined.status,
-				Detail: "the card network declined the charge of " + strconv.FormatInt(p.Amount, 10) + " " + p.Currency, Payment: p.ID})
-			return answer{status: probDeclined.status, body: body}, nil
+			return declined(p), nil
 		case errors.Is(err, idem.ErrNotHeld):
 			// A retry took the key over while this request was slow: it
 			// charges, not this one.
 			return probInternal.answer("lost the key to a retry"), err
+		case errors.Is(err, ledger.ErrNotWritten) && fresh:
+			// The store did not run the charge, and no claimant before
+			// this one began the payment: nothing happened at all.
+			return storeFailed("charging the card", err), idem.NothingHappened(err)
+		case errors.Is(err, ledger.ErrNotWritten):
+			// This charge did not run, but a claimant before this one may
+			// have charged: neither a failure to save nor a clean slate.
+			// The claim stays, for a takeover to finish after its lease.
+			a := probStoreBusy.answer("the key store was busy and did not run the charge; the payment resumes on a retry once its claim's lease has run out")
+			a.retryAfter = int((h.lease() + time.Second - 1) / time.Second)
+			return a, idem.Unfinished(err)
 		case err != nil:
 			// Whether the charge was taken is unknown: the failure is saved,
 			// as Stripe saves its 500s.
@@ -380,7 +418,177 @@ func (h *Handler) pay(ctx context.Context, c *idem.Claim, req ledger.PaymentRequ
 	if err != nil {
 		return probInternal.answer("saving the payment failed after the charge: " + err.Error()), err
 	}
-	return answer{status: http.StatusCreated, body: jsonBody(paymentJSON(p))}, nil
+	return paid(p), nil
+}
+
+// paid is the answer to a payment made: 201 and the payment.
+func paid(p ledger.Payment) answer {
+	return answer{status: http.StatusCreated, body: jsonBody(paymentJSON(p))}
+}
+
+// declined is the answer to a payment the card network declined.
+func declined(p ledger.Payment) answer {
+	return answer{status: probDeclined.status, body: jsonBody(problemDoc{Type: probDeclined.typeURI(), Title: probDeclined.title,
+		Status: probDeclined.status, Detail: "the card network declined the charge of " + strconv.FormatInt(p.Amount, 10) + " " + p.Currency,
+		Payment: p.ID})}
+}
+
+// full is the answer to a key the store had no room for (idem.ErrFull):
+// 429 for an account holding its share, with the time its first
+// finished key is forgotten; 503 for a store whose every key is in
+// flight, with no Retry-After, since none is known.
+func (h *Handler) full(err error) answer {
+	var fe *idem.FullError
+	if !errors.As(err, &fe) || !fe.Account {
+		return probStoreFull.answer("every key the store may hold is in flight; nothing was charged")
+	}
+	a := probTooManyKeys.answer("this account holds " + strconv.Itoa(fe.Share) + " live keys, the most one account may; nothing was charged")
+	if !fe.Free.IsZero() {
+		a.retryAfter = secondsUntil(h.clock().Now(), fe.Free)
+	}
+	return a
+}
+
+// secondsUntil is the Retry-After of a wait until t: whole seconds,
+// rounded up, at least 1.
+func secondsUntil(now, t time.Time) int {
+	return max(int((t.Sub(now)+time.Second-1)/time.Second), 1)
+}
+
+// finish is the work of a sweep over an abandoned payment claim (Sweep):
+// what a takeover by the client's retry would do, from what the ledger
+// holds instead of the request's body, which the store does not keep.
+// A payment its claimant charged is saved and its 201 kept for the
+// retry; one declined, its 402; one not charged, or not begun, is
+// released: its claimant can charge nothing any more (the claim's fence
+// moved on), so nothing happened, and a retry pays afresh.
+func (h *Handler) finish(ctx context.Context, c *idem.Claim) (int, []byte, error) {
+	done := ledger.ParseProgress(c.RecoveryPoint())
+	if done.Payment == "" {
+		return 0, nil, idem.NothingHappened(nil)
+	}
+	ch, charged, err := h.Store.ChargeOf(ctx, c.Account(), done.Payment)
+	if err != nil {
+		return 0, nil, idem.Unfinished(err)
+	}
+	if !charged {
+		p, saved, err := h.Store.Payment(ctx, c.Account(), done.Payment)
+		switch {
+		case err != nil:
+			return 0, nil, idem.Unfinished(err)
+		case saved && p.Status == ledger.PaymentDeclined:
+			a := declined(p)
+			return a.status, a.body, nil
+		}
+		return 0, nil, idem.NothingHappened(nil)
+	}
+	p, err := h.Store.SavePayment(ctx, ledger.Payment{ID: done.Payment, Account: c.Account(), Amount: ch.Amount,
+		Currency: ch.Currency, Status: ledger.PaymentSucceeded, ChargeID: ch.ID, Key: c.Key(), Created: c.Created(), Fence: c.Fence()})
+	if err != nil {
+		return 0, nil, idem.Unfinished(err)
+	}
+	a := paid(p)
+	return a.status, a.body, nil
+}
+
+// Swept is what a sweep did.
+type Swept struct {
+	Finished int // abandoned payments saved, with the answer their retry gets
+	Dropped  int // abandoned claims released: nothing had happened
+}
+
+// sweepBatch is how many abandoned claims a sweep reads at a time: 100,
+// a tenth of the crashed claims the sandbox allows at once (MaxCrashes).
+const sweepBatch = 100
+
+// Sweep finishes the abandoned claims of payments: the in-flight keys
+// whose lease ran out and which no retry took over (a crashed server's,
+// or crash-after-charge's), each as a takeover would (finish), so that
+// none stays in flight for ever. A client's retry of a finished one is
+// answered its saved 201 or 402; of a dropped one, it pays afresh, once.
+// It goes on while claims are finished, and returns the failures of
+// those it could not (left for the next sweep).
+func (h *Handler) Sweep(ctx context.Context) (Swept, error) {
+	keeper := idem.Keeper{Store: h.Store, Clock: h.clock(), Lease: h.Lease, TTL: h.TTL}
+	var sw Swept
+	var errs []error
+	for {
+		recs, err := h.Store.Abandoned(ctx, keeper.Clock.Now(), sweepBatch)
+		if err != nil {
+			return sw, errors.Join(append(errs, err)...)
+		}
+		progressed := false
+		for _, rec := range recs {
+			resp, err := keeper.Finish(ctx, rec, h.finish)
+			switch {
+			case errors.Is(err, idem.ErrNothingHappened):
+				sw.Dropped++
+				progressed = true
+			case err != nil:
+				errs = append(errs, err)
+			case resp.Outcome == idem.Executed:
+				sw.Finished++
+				progressed = true
+			}
+		}
+		if len(recs) < sweepBatch || !progressed {
+			return sw, errors.Join(errs...)
+		}
+	}
+}
+
+// storeFailed is the answer to a failed store step of a payment that
+// had not begun: a 503 to retry soon if the store did not run it
+// (ledger.ErrNotWritten), a 500 otherwise.
+func storeFailed(step string, err error) answer {
+	if errors.Is(err, ledger.ErrNotWritten) {
+		a := probStoreBusy.answer("the key store was busy: " + step + " did not run; nothing was charged and nothing saved")
+		a.retryAfter = idem.RetryAfter
+		return a
+	}
+	return probInternal.answer(step + " failed: " + err.Error())
+}
+
+// lease is the keeper's lease.
+func (h *Handler) lease() time.Duration {
+	if h.Lease > 0 {
+		return h.Lease
+	}
+	return idem.DefaultLease
+}
+
+// encoded returns the request's content coding, "" for none: the API
+// reads bodies as they are sent, and a coding it does not undo would be
+// read as the payment.
+func encoded(hd http.Header) string {
+	for _, v := range hd.Values("Content-Encoding") {
+		for c := range strings.SplitSeq(v, ",") {
+			if c = strings.Trim(c, " \t"); c != "" && !strings.EqualFold(c, "identity") {
+				return c
+			}
+		}
+	}
+	return ""
+}
+
+// bodyError is the answer to a body that failed after n bytes of the
+// length bytes its Content-Length announced (-1 for none): what went
+// wrong in the client's terms, never the connection's addresses.
+func bodyError(err error, n int, length int64) answer {
+	got := strconv.Itoa(n) + " bytes"
+	if length >= 0 {
+		got = strconv.Itoa(n) + " of the " + strconv.FormatInt(length, 10) + " bytes its Content-Length announced"
+	}
+	var ne net.Error
+	switch {
+	case errors.As(err, &ne) && ne.Timeout():
+		return probRequestTimeout.answer("the body did not arrive in time: " + got + " came")
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		return probInvalidRequest.answer("the body ended after " + got)
+	case errors.As(err, new(*net.OpError)):
+		return probInvalidRequest.answer("the connection failed after " + got + " of the body")
+	}
+	return probInvalidRequest.answer("the body could not be read after " + got + ": " + idem.Excerpt(err.Error()))
 }
 
 // paymentDoc is a payment's JSON.
@@ -406,7 +614,7 @@ func (h *Handler) getPayment(r *http.Request, account, id string) answer {
 	case err != nil:
 		return probInternal.answer("reading the payment failed: " + err.Error())
 	case !ok:
-		return probNotFound.answer("no payment " + strconv.Quote(id) + " in this account")
+		return probNotFound.answer("no payment " + idem.Excerpt(id) + " in this account")
 	}
 	return answer{status: http.StatusOK, body: jsonBody(paymentJSON(p))}
 }
@@ -427,7 +635,7 @@ func (h *Handler) listCharges(r *http.Request, account string) answer {
 		}
 		page.Limit = n
 	}
-	charges, hasMore, total, err := h.Store.Charges(r.Context(), account, page)
+	charges, hasMore, err := h.Store.Charges(r.Context(), account, page)
 	switch {
 	case errors.Is(err, ledger.ErrNoSuchCharge):
 		return probInvalidRequest.answer("starting_after=" + idem.Excerpt(page.StartingAfter) + ": no such charge in this account")
@@ -446,10 +654,9 @@ func (h *Handler) listCharges(r *http.Request, account string) answer {
 	doc := struct {
 		Object  string      `json:"object"`
 		Account string      `json:"account"`
-		Count   int         `json:"count"`
 		HasMore bool        `json:"has_more"`
 		Data    []chargeDoc `json:"data"`
-	}{Object: "list", Account: account, Count: total, HasMore: hasMore, Data: []chargeDoc{}}
+	}{Object: "list", Account: account, HasMore: hasMore, Data: []chargeDoc{}}
 	for _, c := range charges {
 		doc.Data = append(doc.Data, chargeDoc{c.ID, "charge", c.Amount, c.Currency, c.PaymentID, c.Key, c.Created.Unix()})
 	}

@@ -125,7 +125,7 @@ func TestRequestErrors(t *testing.T) {
 	}
 	// None of them charged or stored anything.
 	rec := serve(h, "GET", "/v1/charges", nil, auth, bearer)
-	if !strings.Contains(rec.Body.String(), `"count": 0`) {
+	if !strings.Contains(rec.Body.String(), `"data": []`) {
 		t.Fatalf("charges after refused requests: %s", rec.Body)
 	}
 	acct, _ := idemhttp.AccountOf(bearer)
@@ -338,7 +338,11 @@ func TestParseKey(t *testing.T) {
 		{[]string{` 8e03978e-40d5 `}, "8e03978e-40d5", nil},
 		{[]string{`a "quoted" middle`}, `a "quoted" middle`, nil},
 		{nil, "", idem.ErrMissingKey},
-		{[]string{`""`}, "", idem.ErrMissingKey},
+		{[]string{`""`}, "", idemhttp.ErrKeyEmpty},
+		{[]string{"a,b"}, "", idemhttp.ErrKeyComma},
+		{[]string{"a, b"}, "", idemhttp.ErrKeyComma},
+		{[]string{`"a,b"`}, "a,b", nil},
+		{[]string{`"a", "b"`}, "", idemhttp.ErrKeyQuoting},
 		{[]string{"a", "a"}, "", idemhttp.ErrKeyRepeated},
 		{[]string{`"abc`}, "", idemhttp.ErrKeyQuoting},
 		{[]string{`"a"b"`}, "", idemhttp.ErrKeyQuoting},

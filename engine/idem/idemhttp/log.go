@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/retrylab/retrylab/engine/idem"
 )
 
 // Entry describes one handled request, for a log line.
@@ -25,7 +27,7 @@ type Entry struct {
 // String is the entry as one log line.
 func (e Entry) String() string {
 	var b strings.Builder
-	b.WriteString(e.Method + " " + e.Path + " ")
+	b.WriteString(plain(e.Method) + " " + plain(e.Path) + " ")
 	if e.Status == 0 {
 		b.WriteString("---")
 	} else {
@@ -46,6 +48,23 @@ func (e Entry) String() string {
 	}
 	b.WriteString(" " + e.Took.Round(10*time.Microsecond).String())
 	return b.String()
+}
+
+// plain is s as a log line shows what a client sent: as it is if it is
+// short and plain (printable ASCII, no spaces), so that the common case
+// reads as it was sent; otherwise quoted and cut short (idem.Excerpt),
+// so that no value can make a line long or break it in two.
+func plain(s string) string {
+	const max = 64 // a path such as /v1/payments/pay_ and its 16-character id, with room
+	if len(s) > max {
+		return idem.Excerpt(s)
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] <= ' ' || s[i] > '~' || s[i] == '"' {
+			return idem.Excerpt(s)
+		}
+	}
+	return s
 }
 
 // logging is the layer of a Sandbox that logs: it calls log once per

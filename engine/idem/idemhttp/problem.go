@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/retrylab/retrylab/engine/idem"
 	"github.com/retrylab/retrylab/engine/idem/ledger"
 )
 
@@ -19,16 +20,36 @@ type problem struct {
 }
 
 var (
-	probUnauthorized = problem{"unauthorized", http.StatusUnauthorized, "Missing bearer token",
-		"Send Authorization: Bearer TOKEN. Any token works: it names a sandbox account of its own, and keys are scoped to it."}
+	probUnauthorized = problem{"unauthorized", http.StatusUnauthorized, "No bearer token",
+		"Send one Authorization: Bearer TOKEN header. Any token of one word works: it names a sandbox account of its own, and keys are scoped to it."}
 	probMissingKey = problem{"missing-idempotency-key", http.StatusBadRequest, "Missing Idempotency-Key",
 		"POST /v1/payments needs an Idempotency-Key header: a value unique to this payment intent, sent again unchanged on every retry of it."}
 	probInvalidKey = problem{"invalid-idempotency-key", http.StatusBadRequest, "Invalid Idempotency-Key",
 		"An Idempotency-Key is 1 to 255 printable ASCII characters, sent once, bare or as a quoted structured-field string. A value that begins with a double quote is read as a quoted string, so a bare key cannot begin with one."}
 	probUnsupportedType = problem{"unsupported-media-type", http.StatusUnsupportedMediaType, "Unsupported Content-Type",
 		"POST /v1/payments takes a JSON body: send Content-Type: application/json (or no Content-Type)."}
+	probUnsupportedEncoding = problem{"unsupported-content-encoding", http.StatusUnsupportedMediaType, "Unsupported Content-Encoding",
+		"POST /v1/payments reads its body as sent: send it with no Content-Encoding (gzip and the others are not undone). Accept-Encoding in the answer says so."}
+	probRequestTimeout = problem{"request-timeout", http.StatusRequestTimeout, "Request timeout",
+		"The request did not arrive whole in time: the body stopped short of its Content-Length. Nothing was charged."}
+	probStoreBusy = problem{"store-busy", http.StatusServiceUnavailable, "Key store busy",
+		"The key store could not run a statement in time (another writer held it), so it did nothing. Nothing was saved: retry with the same key after Retry-After."}
+	probMalformed = problem{"malformed-request", http.StatusBadRequest, "Malformed HTTP request",
+		"The server could not read the request as HTTP/1.1 (its method, a header field or the framing of its body), so it closed the connection having done nothing."}
+	probHeadTooLarge = problem{"headers-too-large", http.StatusRequestHeaderFieldsTooLarge, "Request header fields too large",
+		"A request's line and header fields may take at most " + strconv.Itoa(MaxHeaderBytes) + " bytes. Nothing was done."}
+	probTransferCoding = problem{"unsupported-transfer-encoding", http.StatusNotImplemented, "Unsupported Transfer-Encoding",
+		"The server undoes one transfer coding, chunked, alone. Nothing was done."}
+	probHTTPVersion = problem{"http-version-not-supported", http.StatusHTTPVersionNotSupported, "HTTP version not supported",
+		"The server speaks HTTP/1.0 and HTTP/1.1. Nothing was done."}
 	probStoreFull = problem{"store-full", http.StatusServiceUnavailable, "Key store full",
-		"The server keeps a bounded number of keys and every one is still live. Nothing was charged and nothing saved: retry with the same key after Retry-After."}
+		"The server keeps a bounded number of keys, and every one it holds is a request still in flight, which it may not forget. Nothing was charged and nothing saved: retry with the same key later."}
+	probTooManyKeys = problem{"too-many-keys", http.StatusTooManyRequests, "Too many keys in this account",
+		"One account may hold a bounded number of live keys (a key lives until its TTL after its request finished). Nothing was charged and nothing saved: retry with the same key after Retry-After, when the account's first key is forgotten."}
+	probTooManySlow = problem{"too-many-slow", http.StatusTooManyRequests, "Too many slow requests at once",
+		"Retrylab-Fault: slow=MS holds a connection while the work waits. The server serves " + strconv.Itoa(MaxSlowAtOnce) + " such requests at once. Nothing was done: retry after Retry-After."}
+	probTooManyCrashes = problem{"too-many-crashes", http.StatusTooManyRequests, "Too many crashes waiting out their leases",
+		"Retrylab-Fault: crash-after-charge leaves its claim in flight until its lease ends. An account may have " + strconv.Itoa(MaxCrashesPerAccount) + " such claims at once, and the server " + strconv.Itoa(MaxCrashes) + ". Nothing was done: retry after Retry-After, when the first lease ends."}
 	probInvalidFault = problem{"invalid-fault", http.StatusBadRequest, "Invalid Retrylab-Fault",
 		"Retrylab-Fault lists faults to inject: " + FaultNames + "."}
 	probTooLarge = problem{"body-too-large", http.StatusRequestEntityTooLarge, "Request body too large",
@@ -62,11 +83,32 @@ var problems = func() map[string]problem {
 	m := map[string]problem{}
 	for _, p := range []problem{probUnauthorized, probMissingKey, probInvalidKey, probInvalidFault, probTooLarge,
 		probInvalidRequest, probKeyReused, probKeyInUse, probDeclined, probUnavailable, probInternal, probNotFound,
-		probMethod, probRequestLost, probResponseLost, probCrashed, probUnsupportedType, probStoreFull} {
+		probMethod, probRequestLost, probResponseLost, probCrashed, probUnsupportedType, probStoreFull,
+		probUnsupportedEncoding, probRequestTimeout, probStoreBusy, probMalformed, probHeadTooLarge, probTransferCoding,
+		probHTTPVersion, probTooManyKeys, probTooManyCrashes, probTooManySlow} {
 		m[p.code] = p
 	}
 	return m
 }()
+
+// ProtocolProblem is the application/problem+json body of an answer a
+// server makes before any handler sees the request, because it could not
+// read it: 400, 431, 501 or 505, with the server's own words for what
+// was wrong (cut short), so that these read as every answer of the API
+// does. ok is false for another status.
+func ProtocolProblem(status int, detail string) (body []byte, ok bool) {
+	for _, p := range []problem{probMalformed, probHeadTooLarge, probTransferCoding, probHTTPVersion} {
+		if p.status == status {
+			if detail == "" {
+				detail = p.about
+			} else if len(detail) > 80 {
+				detail = idem.Excerpt(detail)
+			}
+			return p.body(detail), true
+		}
+	}
+	return nil, false
+}
 
 // problemCodes lists the codes in order, for the index.
 func problemCodes() []string {

@@ -1,6 +1,7 @@
 package idemhttp
 
 import (
+	"context"
 	"net/http"
 	"sync"
 	"time"
@@ -35,12 +36,21 @@ type Sandbox struct {
 // ServeHTTP implements http.Handler.
 func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.once.Do(func() {
-		var h http.Handler = &Handler{Store: faultStore{Store: s.Store, clock: s.Clock}, Clock: s.Clock, Lease: s.Lease, TTL: s.TTL}
-		h = faults{next: h}
+		fs := faultStore{Store: s.Store, clock: s.Clock, slows: make(chan struct{}, MaxSlowAtOnce)}
+		var h http.Handler = &Handler{Store: fs, Clock: s.Clock, Lease: s.Lease, TTL: s.TTL}
+		api := &Handler{Clock: s.Clock, Lease: s.Lease} // for its clock and lease, as the faults see them
+		h = faults{next: h, clock: api.clock(), lease: api.lease(), crashes: &crashes{}}
 		if s.Log != nil {
 			h = logging{next: h, log: s.Log}
 		}
 		s.h = h
 	})
 	s.h.ServeHTTP(w, r)
+}
+
+// Sweep finishes the abandoned claims in the store, as Handler.Sweep
+// does, without faults: a server calls it every little while (retrylab
+// api does) so that no crashed claim stays in flight for ever.
+func (s *Sandbox) Sweep(ctx context.Context) (Swept, error) {
+	return (&Handler{Store: s.Store, Clock: s.Clock, Lease: s.Lease, TTL: s.TTL}).Sweep(ctx)
 }

@@ -82,14 +82,21 @@ type Ledger interface {
 	// SavePayment stores p unless a payment with p.ID exists, and returns
 	// the payment stored; fenced like Charge.
 	SavePayment(ctx context.Context, p Payment) (Payment, error)
+	// ChargeOf returns the charge of the account's payment paymentID, and
+	// whether there is one: what a sweep of an abandoned claim asks to
+	// learn whether its claimant charged before it died.
+	//
+	//	SELECT ... FROM charges WHERE payment_id = $1 AND account = $2
+	ChargeOf(ctx context.Context, account, paymentID string) (Charge, bool, error)
 	// Payment returns the account's payment id, and whether there is one.
 	Payment(ctx context.Context, account, id string) (Payment, bool, error)
 	// Charges returns a page of the account's charges, newest first (by
 	// Created, then the later taken first): at most page.Limit of them,
 	// starting after the charge page.StartingAfter if it is set, and
-	// whether more follow, and how many the account has in all. A
+	// whether more follow. It costs what the page does, not what the
+	// account holds: no store counts an account's charges. A
 	// StartingAfter that is not a charge of the account is ErrNoSuchCharge.
-	Charges(ctx context.Context, account string, page Page) (list []Charge, hasMore bool, total int, err error)
+	Charges(ctx context.Context, account string, page Page) (list []Charge, hasMore bool, err error)
 }
 
 // Page asks for one page of a list, as Stripe's lists do: at most Limit
@@ -111,3 +118,8 @@ var (
 // ErrNoSuchCharge is Charges' error for a cursor that names no charge of
 // the account.
 var ErrNoSuchCharge = errors.New("ledger: starting_after names no charge of this account")
+
+// ErrNotWritten marks a store's error after which nothing was written:
+// the statement never ran (SQLite answered SQLITE_BUSY, say). A caller
+// may take it as nothing having happened.
+var ErrNotWritten = errors.New("ledger: the store did not run the write; nothing was written")

@@ -10,10 +10,11 @@ import (
 	"github.com/retrylab/retrylab/engine/idem"
 )
 
-// MemoryStore is a Store in memory: idem.MemoryStore for the keys and a
-// ledger indexed by account beside it. It is bounded as the keys are
-// (idem.MemoryStore's Max): a key's payments and charges are forgotten
-// when its record expires and is dropped. Charges are fenced through the
+// MemoryStore is a Store in memory: idem.MemoryStore for the keys, which
+// a full store makes room in by evicting (idem.MemoryStore.EvictLargest),
+// and a ledger indexed by account beside it. It is bounded as the keys
+// are (idem.MemoryStore's Max): a key's payments and charges are
+// forgotten when its record is dropped. Charges are fenced through the
 // key store's lock (idem.MemoryStore.Fenced), so the check and the write
 // are one step. It is safe for concurrent use.
 type MemoryStore struct {
@@ -51,12 +52,15 @@ func NewMemoryStore() *MemoryStore {
 		byKey:       make(map[accountKey]keyLedger),
 	}
 	m.MemoryStore.OnDrop(m.forget)
+	m.MemoryStore.EvictLargest()
 	return m
 }
 
-// forget drops what the dropped records' keys made; called by the key
-// store, locked, once per purge. Each account's list is compacted once,
-// however many of its charges go.
+// forget drops what the dropped records' keys made before each record's
+// ExpiresAt: what its life made, and its key's past lives, if it was
+// claimed again after expiring; never a later life's. Called by the key
+// store, locked, once per purge or eviction. Each account's list is
+// compacted once, however many of its charges go.
 func (m *MemoryStore) forget(recs []idem.Record) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -64,14 +68,27 @@ func (m *MemoryStore) forget(recs []idem.Record) {
 	for _, rec := range recs {
 		k := accountKey{rec.Account, rec.Key}
 		kl := m.byKey[k]
-		delete(m.byKey, k)
+		var keep keyLedger
 		for _, id := range kl.payments {
-			delete(m.payments, id)
+			if p := m.payments[id]; p.Created.Before(rec.ExpiresAt) {
+				delete(m.payments, id)
+			} else {
+				keep.payments = append(keep.payments, id)
+			}
 		}
 		for _, c := range kl.charges {
-			delete(m.byPayment, c.PaymentID)
-			delete(m.byID, c.ID)
-			gone[c] = true
+			if c.Created.Before(rec.ExpiresAt) {
+				delete(m.byPayment, c.PaymentID)
+				delete(m.byID, c.ID)
+				gone[c] = true
+			} else {
+				keep.charges = append(keep.charges, c)
+			}
+		}
+		if len(keep.payments)+len(keep.charges) == 0 {
+			delete(m.byKey, k)
+		} else {
+			m.byKey[k] = keep
 		}
 	}
 	accounts := map[string]bool{}
@@ -172,6 +189,20 @@ func (m *MemoryStore) SavePayment(ctx context.Context, p Payment) (stored Paymen
 	return stored, err
 }
 
+// ChargeOf implements Ledger.
+func (m *MemoryStore) ChargeOf(ctx context.Context, account, paymentID string) (Charge, bool, error) {
+	if err := ctx.Err(); err != nil {
+		return Charge{}, false, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	c, ok := m.byPayment[paymentID]
+	if !ok || c.Account != account {
+		return Charge{}, false, nil
+	}
+	return c.Charge, true, nil
+}
+
 // Payment implements Ledger.
 func (m *MemoryStore) Payment(ctx context.Context, account, id string) (Payment, bool, error) {
 	if err := ctx.Err(); err != nil {
@@ -188,9 +219,9 @@ func (m *MemoryStore) Payment(ctx context.Context, account, id string) (Payment,
 
 // Charges implements Ledger: a binary search in the account's own list,
 // whatever the other accounts hold.
-func (m *MemoryStore) Charges(ctx context.Context, account string, page Page) ([]Charge, bool, int, error) {
+func (m *MemoryStore) Charges(ctx context.Context, account string, page Page) ([]Charge, bool, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, false, 0, err
+		return nil, false, err
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -199,7 +230,7 @@ func (m *MemoryStore) Charges(ctx context.Context, account string, page Page) ([
 	if page.StartingAfter != "" {
 		c, ok := m.byID[page.StartingAfter]
 		if !ok || c.Account != account {
-			return nil, false, 0, ErrNoSuchCharge
+			return nil, false, ErrNoSuchCharge
 		}
 		end, _ = m.find(list, c)
 	}
@@ -207,5 +238,5 @@ func (m *MemoryStore) Charges(ctx context.Context, account string, page Page) ([
 	for i := end - 1; i >= 0 && len(out) < page.Limit; i-- {
 		out = append(out, list[i].Charge)
 	}
-	return out, end-len(out) > 0, len(list), nil
+	return out, end-len(out) > 0, nil
 }

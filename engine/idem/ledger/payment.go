@@ -3,6 +3,7 @@ package ledger
 import (
 	"errors"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/retrylab/retrylab/engine/idem"
 	"github.com/retrylab/retrylab/engine/ijson"
@@ -50,7 +51,7 @@ func ParsePayment(body []byte) (PaymentRequest, error) {
 	v, err := ijson.Parse(string(body))
 	if err != nil {
 		if se, ok := errors.AsType[*ijson.SyntaxError](err); ok {
-			return PaymentRequest{}, errors.New("the body is not valid JSON: at byte " + strconv.Itoa(se.Offset) + ": " + se.Msg)
+			return PaymentRequest{}, errors.New("the body is not valid JSON: at byte " + strconv.Itoa(se.Offset) + ": " + cut(se.Msg))
 		}
 		return PaymentRequest{}, err
 	}
@@ -66,7 +67,7 @@ func ParsePayment(body []byte) (PaymentRequest, error) {
 		case "currency":
 			currency, hasCurrency = value, true
 		default:
-			return PaymentRequest{}, errors.New("unknown member " + string(ijson.AppendString(nil, name)) + ` (a payment has "amount" and "currency")`)
+			return PaymentRequest{}, errors.New("unknown member " + idem.Excerpt(name) + ` (a payment has "amount" and "currency")`)
 		}
 	}
 	var req PaymentRequest
@@ -90,6 +91,21 @@ func ParsePayment(body []byte) (PaymentRequest, error) {
 		return PaymentRequest{}, errors.New(`"currency" is ` + quote(currency) + `: not an ISO 4217 currency code (like "usd", "eur" or "jpy")`)
 	}
 	return req, nil
+}
+
+// cut is a parser's message for an error answer: whole if short, else
+// its first 80 bytes (the parser's words and the start of what it
+// quotes, a repeated member's name say) and "...".
+func cut(msg string) string {
+	const max = 80
+	if len(msg) <= max {
+		return msg
+	}
+	i := max
+	for i > 0 && !utf8.RuneStart(msg[i]) {
+		i--
+	}
+	return msg[:i] + "..."
 }
 
 // quote is a member's value for an error message: its JSON, cut short.

@@ -82,31 +82,38 @@ func (a *api) expect(what string, r reply, status int, replayed bool) reply {
 	return r
 }
 
-// charges returns the account's charges, through GET /v1/charges.
-func (a *api) charges(token string) (total int, payments []string) {
+// charges returns the payments of the account's charges, through GET
+// /v1/charges, following has_more page by page.
+func (a *api) charges(token string) (payments []string) {
 	a.t.Helper()
-	r := a.do("GET", "/v1/charges?limit=1000", token, "", "")
-	if r.Status != 200 {
-		a.t.Fatalf("GET /v1/charges: %d %s", r.Status, r.Body)
+	after := ""
+	for {
+		r := a.do("GET", "/v1/charges?limit=1000&starting_after="+after, token, "", "")
+		if r.Status != 200 {
+			a.t.Fatalf("GET /v1/charges: %d %s", r.Status, r.Body)
+		}
+		var list struct {
+			HasMore bool `json:"has_more"`
+			Data    []struct{ ID, Payment string }
+		}
+		if err := json.Unmarshal([]byte(r.Body), &list); err != nil {
+			a.t.Fatalf("GET /v1/charges: %v in %s", err, r.Body)
+		}
+		for _, c := range list.Data {
+			payments = append(payments, c.Payment)
+		}
+		if !list.HasMore || len(list.Data) == 0 {
+			return payments
+		}
+		after = list.Data[len(list.Data)-1].ID
 	}
-	var list struct {
-		Count int
-		Data  []struct{ Payment string }
-	}
-	if err := json.Unmarshal([]byte(r.Body), &list); err != nil {
-		a.t.Fatalf("GET /v1/charges: %v in %s", err, r.Body)
-	}
-	for _, c := range list.Data {
-		payments = append(payments, c.Payment)
-	}
-	return list.Count, payments
 }
 
 func (a *api) wantCharges(token string, want int) []string {
 	a.t.Helper()
-	total, payments := a.charges(token)
-	if total != want || len(payments) != want {
-		a.t.Fatalf("%d charges (%d listed), want %d", total, len(payments), want)
+	payments := a.charges(token)
+	if len(payments) != want {
+		a.t.Fatalf("%d charges, want %d", len(payments), want)
 	}
 	return payments
 }
@@ -461,4 +468,112 @@ func testHTTPCurrencyCase(t *testing.T, s ledger.Store) {
 	}
 	a.expect("zzz", a.pay("tok", "k_2", `{"amount":2500,"currency":"zzz"}`), 400, false)
 	a.wantCharges("tok", 1)
+}
+
+// A sweep finishes every abandoned claim as a takeover would: a crash
+// after the charge becomes its 201, saved for the client's retry, which
+// is replayed and charges nothing more; a claim whose claimant charged
+// nothing (it died before, or had not begun) is released, and its retry
+// pays once; a declined payment saved before the crash keeps its 402. A
+// claim whose lease still runs is left alone.
+func testHTTPSweep(t *testing.T, s ledger.Store) {
+	a := newAPI(t, s)
+	acct := idemAccount(t, "tok")
+	a.expect("crash after charge", a.pay("tok", "k_charged", body2500, "crash-after-charge"), 502, false)
+	fp, _ := idem.Fingerprint([]byte(body2500))
+	abandon := func(key, point string) idem.Record {
+		now := a.clock.Now()
+		rec, claimed, err := s.Claim(ctx, idem.Record{Account: acct, Key: key, Fingerprint: fp, Created: now,
+			ExpiresAt: now.Add(time.Hour), LockedUntil: now.Add(30 * time.Second)})
+		if err != nil || !claimed {
+			t.Fatalf("claiming %s: %v %v", key, claimed, err)
+		}
+		if point != "" {
+			rec.RecoveryPoint = point
+			if err := s.Checkpoint(ctx, rec); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return rec
+	}
+	abandon("k_nothing", "")
+	abandon("k_begun", "payment pay_begun")
+	dec := abandon("k_declined", "payment pay_declined")
+	if _, err := s.SavePayment(ctx, ledger.Payment{ID: "pay_declined", Account: acct, Amount: 2500, Currency: "usd",
+		Status: ledger.PaymentDeclined, Key: "k_declined", Created: dec.Created, Fence: dec.Fence}); err != nil {
+		t.Fatal(err)
+	}
+	if sw, err := a.h.Sweep(ctx); err != nil || sw != (idemhttp.Swept{}) {
+		t.Fatalf("a sweep within the leases: %+v, %v; want nothing done", sw, err)
+	}
+	a.clock.Advance(30 * time.Second)
+	abandon("k_live", "payment pay_live") // its lease runs on: a claimant at work, as far as anyone knows
+	if sw, err := a.h.Sweep(ctx); err != nil || sw != (idemhttp.Swept{Finished: 2, Dropped: 2}) {
+		t.Fatalf("the sweep once the leases ended: %+v, %v; want 2 finished (charged, declined) and 2 dropped", sw, err)
+	}
+	if left, err := s.Abandoned(ctx, a.clock.Now(), 10); err != nil || len(left) != 0 {
+		t.Fatalf("abandoned claims after the sweep: %v, %v", left, err)
+	}
+	if r, _, _ := s.Get(ctx, acct, "k_live"); r.State != idem.InFlight || r.RecoveryPoint != "payment pay_live" {
+		t.Fatalf("the claim whose lease runs, after the sweep: %+v, want it as it was", r)
+	}
+	charged := a.expect("the crashed payment's retry", a.pay("tok", "k_charged", body2500), 201, true)
+	if got := a.expect("its payment", a.do("GET", "/v1/payments/"+charged.ID, "tok", "", ""), 200, false); !strings.Contains(got.Body, `"succeeded"`) {
+		t.Fatalf("the swept payment: %s", got.Body)
+	}
+	a.expect("the declined payment's retry", a.pay("tok", "k_declined", body2500), 402, true)
+	for _, key := range []string{"k_nothing", "k_begun"} {
+		if _, ok, _ := s.Get(ctx, acct, key); ok {
+			t.Fatalf("%s was not released", key)
+		}
+		a.expect("the retry of "+key, a.pay("tok", key, body2500), 201, false)
+	}
+	a.wantCharges("tok", 3) // k_charged once, and the two retries
+}
+
+// Abandoned lists the in-flight claims whose lease ended, the earliest
+// first, as many as asked; not a done one, nor one whose lease runs.
+func testAbandoned(t *testing.T, s ledger.Store) {
+	for _, c := range []struct {
+		key string
+		at  time.Duration
+	}{{"k_2", 2 * time.Second}, {"k_1", time.Second}, {"k_3", 3 * time.Second}} {
+		mustClaim(t, s, claim("acct_1", c.key, "fp", T0.Add(c.at)), true)
+	}
+	done := mustClaim(t, s, claim("acct_1", "k_done", "fp", T0), true)
+	done.Status, done.State = 201, idem.Done
+	if err := s.Complete(ctx, done); err != nil {
+		t.Fatal(err)
+	}
+	list, err := s.Abandoned(ctx, T0.Add(32*time.Second), 10) // leases of 30 s: k_1 and k_2 ended
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for _, r := range list {
+		keys = append(keys, r.Key)
+	}
+	if strings.Join(keys, ",") != "k_1,k_2" {
+		t.Fatalf("Abandoned = %v, want k_1,k_2", keys)
+	}
+	if list, _ := s.Abandoned(ctx, T0.Add(time.Hour), 2); len(list) != 2 || list[0].Key != "k_1" {
+		t.Fatalf("Abandoned with a limit of 2: %v", list)
+	}
+}
+
+// ChargeOf finds a payment's charge in its own account only.
+func testLedgerChargeOf(t *testing.T, s ledger.Store) {
+	rec := holding(t, s, "acct_1", "k")
+	if _, _, err := s.Charge(ctx, ledger.Charge{ID: "ch_1", Account: "acct_1", PaymentID: "pay_1", Amount: 2500, Currency: "usd",
+		Key: "k", Created: T0, Fence: rec.Fence}); err != nil {
+		t.Fatal(err)
+	}
+	if c, ok, err := s.ChargeOf(ctx, "acct_1", "pay_1"); err != nil || !ok || c.ID != "ch_1" || c.Amount != 2500 {
+		t.Fatalf("ChargeOf(acct_1, pay_1) = %+v, %v, %v", c, ok, err)
+	}
+	for _, q := range [][2]string{{"acct_2", "pay_1"}, {"acct_1", "pay_2"}} {
+		if _, ok, err := s.ChargeOf(ctx, q[0], q[1]); err != nil || ok {
+			t.Fatalf("ChargeOf(%s, %s) = %v, %v; want none", q[0], q[1], ok, err)
+		}
+	}
 }

@@ -262,16 +262,16 @@ func (sc *scenario) run(s ledger.Store) error {
 		}
 	}
 
-	list, _, total, err := s.Charges(ctx, account, ledger.Page{Limit: 1000})
+	list, _, err := s.Charges(ctx, account, ledger.Page{Limit: 1000})
 	if err != nil {
 		return err
 	}
-	if total > lives {
+	if total := len(list); total > lives {
 		var ids []string
 		for _, c := range list {
 			ids = append(ids, c.PaymentID+"@"+c.Created.Sub(T0).String())
 		}
-		return fmt.Errorf("%d charges (%s) for %d lives of the key", total, strings.Join(ids, ", "), lives)
+		return fmt.Errorf("%d charges (%s) for %d lives of the key", len(list), strings.Join(ids, ", "), lives)
 	}
 	seen := map[string]bool{}
 	for _, c := range list {
