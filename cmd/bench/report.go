@@ -257,7 +257,7 @@ func (rep *Report) WriteMarkdown(w io.Writer) error {
 	b.WriteString("# Bench report\n\n")
 	b.WriteString("The latest run of `make bench`, written by it from `bench/latest.json`;\n" +
 		"`go run ./cmd/bench -from bench/latest.json -markdown` prints it again.\n" +
-		"How each figure is taken is in `cmd/bench`'s documentation.\n\n")
+		"[README.md](README.md) says how each figure is taken.\n\n")
 	for _, f := range rep.facts() {
 		b.WriteString("- **" + f[0] + "**: " + f[1] + "\n")
 	}

@@ -168,7 +168,7 @@ func TestWriteMarkdown(t *testing.T) {
 		"\n" +
 		"The latest run of `make bench`, written by it from `bench/latest.json`;\n" +
 		"`go run ./cmd/bench -from bench/latest.json -markdown` prints it again.\n" +
-		"How each figure is taken is in `cmd/bench`'s documentation.\n" +
+		"[README.md](README.md) says how each figure is taken.\n" +
 		"\n" +
 		"- **Date**: 2026-11-30 02:04 UTC, took 1m8s\n" +
 		"- **Run**: quick run (BENCH_QUICK=1: fewer repetitions, a smaller corpus)\n" +
