@@ -85,6 +85,7 @@ $(WRANGLER): build/worker/package.json build/worker/package-lock.json
 	touch $@
 
 ## bench: measure size and speed, print one table, write bench/latest.json
+## and, as markdown, bench/REPORT.md
 bench: bench-deps
 	$(GO) run ./cmd/bench
 

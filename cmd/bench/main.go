@@ -32,12 +32,14 @@
 //
 // Usage, from anywhere inside the module:
 //
-//	go run ./cmd/bench [-quick] [-out bench/latest.json] [-only SECTIONS] [-markdown]
+//	go run ./cmd/bench [-quick] [-out bench/latest.json] [-report bench/REPORT.md] [-only SECTIONS] [-markdown]
 //	go run ./cmd/bench -from bench/latest.json [-markdown]
 //
 // BENCH_QUICK=1 is -quick: fewer repetitions and a smaller corpus, within
-// five minutes. The report is also written as JSON to -out; -from prints a
-// report written before without measuring anything.
+// five minutes. The report is also written as JSON to -out, and, by a run
+// of every section, as markdown to -report, which is committed; -from
+// prints a report written before without measuring anything (-markdown as
+// -report has it).
 package main
 
 import (
@@ -99,6 +101,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fl.SetOutput(stderr)
 	quick := fl.Bool("quick", quickFromEnv(), "fewer repetitions and a smaller corpus (BENCH_QUICK=1)")
 	out := fl.String("out", "", "where to write the report as JSON (default: bench/latest.json in the module)")
+	report := fl.String("report", "", "where a run of every section writes the report as markdown (default: bench/REPORT.md in the module)")
 	only := fl.String("only", "", "measure only these sections, comma-separated ("+strings.Join(sections, ", ")+")")
 	from := fl.String("from", "", "print the report in this JSON file instead of measuring")
 	markdown := fl.Bool("markdown", false, "print the table as markdown")
@@ -144,6 +147,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if *out == "" {
 		*out = filepath.Join(root, "bench", "latest.json")
 	}
+	if *report == "" {
+		*report = filepath.Join(root, "bench", "REPORT.md")
+	}
 	cfg := fullConfig()
 	if *quick {
 		cfg = quickConfig()
@@ -162,6 +168,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintf(stderr, "bench: wrote %s\n", *out)
+	if len(want) > 0 {
+		// A partial run would replace the committed report's other sections
+		// with nothing.
+		fmt.Fprintf(stderr, "bench: -only: %s left as it was\n", *report)
+		return 0
+	}
+	if err := rep.WriteMarkdownFile(*report); err != nil {
+		fmt.Fprintln(stderr, "bench:", err)
+		return 1
+	}
+	fmt.Fprintf(stderr, "bench: wrote %s\n", *report)
 	return 0
 }
 
@@ -197,6 +214,7 @@ func (b *bench) run(ctx context.Context) (*Report, error) {
 		Go:       runtime.Version(),
 		Platform: runtime.GOOS + "/" + runtime.GOARCH,
 		CPUs:     runtime.NumCPU(),
+		CPU:      cpuModel(),
 		Load:     loadAverage(),
 		Commit:   commit(b.root),
 	}
@@ -340,6 +358,21 @@ func loadAverage() string {
 		return ""
 	}
 	return strings.Join(f[:3], " ")
+}
+
+// cpuModel is the first processor's model name in /proc/cpuinfo; "" where
+// there is none.
+func cpuModel() string {
+	data, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil {
+		return ""
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if name, value, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(name) == "model name" {
+			return strings.TrimSpace(value)
+		}
+	}
+	return ""
 }
 
 func contains(list []string, s string) bool {
