@@ -16,6 +16,9 @@
 // ever turned once.
 (function () {
   "use strict";
+  // The names this script shares with the embed page, written in by the
+  // build from site/widget/names.go.
+  var names = /*names*/{};
   var me = document.currentScript;
   if (!me || !me.src) return;
   var origin = new URL(me.src).origin;
@@ -86,7 +89,7 @@
       f.src = src(div);
       // The embed page words a refused parameter as the snippet's
       // attribute when its frame has this name (wasm/main.go).
-      f.name = "retrylab-snippet";
+      f.name = names.frame.snippet;
       f.title = "retrylab: the " + div.getAttribute("data-retrylab") + " simulator";
       f.loading = "lazy";
       f.style.colorScheme = themes[div.getAttribute("data-theme") || "light"];
@@ -108,7 +111,7 @@
 
   window.addEventListener("message", function (ev) {
     var d = ev.data;
-    if (ev.origin !== origin || !d || d.type !== "retrylab:height" || typeof d.height !== "number") return;
+    if (ev.origin !== origin || !d || d.type !== names.message.height || typeof d.height !== "number") return;
     for (var i = 0; i < frames.length; i++) {
       // Only the frame the message came from, and only a frame this script made.
       if (frames[i].contentWindow === ev.source) {

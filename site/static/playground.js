@@ -6,10 +6,13 @@
 // draws either, keeps the text in localStorage, and writes it into a
 // link. The widgets of the preview are hydrated by the handbook's own
 // module, as in an article: the loader (loader.js) starts it at the first
-// "retrylab:widgets" event, and the module hydrates every new widget at
-// each one.
+// names.event.widgets, and the module hydrates every new widget at each
+// one.
 (function () {
   "use strict";
+  // The names this script shares with the page and the module, written in
+  // by the build from site/widget/names.go.
+  var names = /*names*/{};
   var me = document.currentScript;
   var page = document.querySelector("[data-playground]");
   if (!me || !page) return;
@@ -150,7 +153,7 @@
     setStatus("");
     var head = '<header class="article-head"><h1>' + escapeHTML(r.title) + "</h1>" +
       (r.description ? '<p class="lede">' + escapeHTML(r.description) + "</p>" : "") + "</header>\n";
-    if (morph(preview, head + r.html)) document.dispatchEvent(new CustomEvent("retrylab:widgets"));
+    if (morph(preview, head + r.html)) document.dispatchEvent(new CustomEvent(names.event.widgets));
   }
 
   problems.addEventListener("click", function (ev) {
@@ -183,7 +186,7 @@
       var same = old[key] && old[key].shift();
       if (same) { next.push(same); continue; }
       n.pgSource = key;
-      if (n.nodeType === 1 && (n.matches("[data-widget]") || n.querySelector("[data-widget]"))) drewWidget = true;
+      if (n.nodeType === 1 && (n.matches(names.sel.simulators) || n.querySelector(names.sel.simulators))) drewWidget = true;
       next.push(n);
     }
     el.replaceChildren.apply(el, next);

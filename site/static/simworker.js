@@ -5,8 +5,11 @@
 // every later message asks for one widget's output and is answered with
 // its HTML.
 "use strict";
+// The names this script shares with the module, written in by the build
+// from site/widget/names.go.
+var names = /*names*/{};
 var waiting = []; // requests that came before the module could answer
-var serve = null; // the module's answer to one request (retrylabServe)
+var serve = null; // the module's answer to one request (names.global.serve)
 
 self.onmessage = function (ev) {
   var m = ev.data;
@@ -19,8 +22,8 @@ self.onmessage = function (ev) {
   }
 };
 
-// retrylabServe is called once by the module, when it is ready to answer.
-self.retrylabServe = function (fn) {
+// The module calls names.global.serve once, when it is ready to answer.
+self[names.global.serve] = function (fn) {
   serve = fn;
   // The requests that waited, each in a task of its own, after the
   // module's call has returned.
