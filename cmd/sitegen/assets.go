@@ -109,7 +109,8 @@ func (a *assets) linkPrev(hashed, dst string, n int) bool {
 	return os.Link(old, dst) == nil
 }
 
-// addDir adds every file under dir (site/static), keeping subfolders.
+// addDir adds every file under dir (site/static), keeping subfolders, each
+// script with the shared names written in (withNames).
 func (a *assets) addDir(dir string) error {
 	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -125,6 +126,11 @@ func (a *assets) addDir(dir string) error {
 		rel, err := filepath.Rel(dir, p)
 		if err != nil {
 			return err
+		}
+		if strings.HasSuffix(p, ".js") {
+			if data, err = withNames(p, data); err != nil {
+				return err
+			}
 		}
 		return a.add(filepath.ToSlash(rel), data)
 	})

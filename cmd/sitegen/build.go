@@ -364,6 +364,11 @@ func copyRoot(dir, out string) error {
 				return fmt.Errorf("%s: %w", file, err)
 			}
 		}
+		if strings.HasSuffix(e.Name(), ".js") {
+			if data, err = withNames(file, data); err != nil {
+				return err
+			}
+		}
 		if err := os.WriteFile(filepath.Join(out, e.Name()), data, 0o644); err != nil {
 			return err
 		}
@@ -645,7 +650,7 @@ func sortArticles(as []*article) {
 // name origin.
 func renderSite(dir, templates string, as *assets, sc *siteContent, origin string, workers int) (int, error) {
 	pages := sc.Articles
-	layouts, err := loadTemplates(templates, template.FuncMap{"asset": as.url, "selectors": widget.Selectors})
+	layouts, err := loadTemplates(templates, template.FuncMap{"asset": as.url})
 	if err != nil {
 		return 0, err
 	}
