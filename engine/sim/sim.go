@@ -58,7 +58,8 @@ func (s *Sim) Reserve(events, queued int) {
 func (s *Sim) Now() time.Duration { return s.now }
 
 // At schedules fn at virtual time t. A time in the past runs at the current
-// time, after what is already due: the clock never goes backwards.
+// time, after what is already due (among it, under a schedule seed:
+// Reorder): the clock never goes backwards.
 func (s *Sim) At(t time.Duration, fn func()) { s.Schedule(t, call(fn)) }
 
 // After schedules fn d after the current virtual time.
