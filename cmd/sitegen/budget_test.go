@@ -16,12 +16,15 @@ import "testing"
 // models allocate about half as often a run and backoff's 100,000 clients
 // a loop without calls added 18,127 B raw and 4,111 B brotli (796,281 to
 // 800,392 B): a reader downloads 0.5% more for a heavy run about a
-// quarter faster in the page. The budget is just above that: about 3.6
-// KB, what brotli
-// 11 moves either way for a change of a few bytes, so that a change that
-// adds to the module has to raise it, and say why, here. The aim stays the
-// Performance section's: within 1.5x the floor, 660 KB.
-const wasmBudget = 804 * 1000
+// quarter faster in the page. The schedule seed of engine/sim, which the
+// models in the module call (Reorder, Ties, Jitter: the page runs seed 0,
+// engine/explore and the CLI the others), added 5,031 B raw and 2,301 B
+// brotli (802,836 to 805,137 B). The budget is just above that: about
+// 3.6 KB, what brotli 11 moves either way for a change of a few bytes, so
+// that a change that adds to the module has to raise it, and say why,
+// here. The aim stays the Performance section's: within 1.5x the floor,
+// 660 KB.
+const wasmBudget = 809 * 1000
 
 func TestWasmModuleWithinBudget(t *testing.T) {
 	productionSite(t)
