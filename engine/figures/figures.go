@@ -99,6 +99,7 @@ var Rows = []Row{
 	{"lock", "setnx, store down, fail-open", map[string]string{"store": "down", "on-down": "fail-open"}, lockWant(2, 2, 0, 0, 0, 2)},
 	{"lock", "setnx, store down, fail-closed", map[string]string{"store": "down", "on-down": "fail-closed"}, lockWant(1, 5, 1, 1, 2, 120)},
 	{"lock", "setnx, retry 200", map[string]string{"retry": "200"}, lockWant(1, 3, 1, 1, 0, 200)},
+	{"lock", "setnx, retry 300 (after the lock expired)", map[string]string{"retry": "300"}, lockWant(2, 3, 1, 0, 0, 302)},
 	{"lock", "setnx, retry 200, evict on", map[string]string{"retry": "200", "evict": "on"}, lockWant(2, 3, 1, 0, 0, 202)},
 }
 
