@@ -24,7 +24,6 @@ const (
 var exempt = []string{
 	"duplicates-from-infrastructure.md",
 	"payments-api.md",
-	"ordering-and-watermarks.md",
 }
 
 // Every chapter reads well by the targets, counted over its prose
