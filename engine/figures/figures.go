@@ -60,7 +60,7 @@ var Rows = []Row{
 	{"outbox", "a relay crash, an inbox", nil, map[string]string{"published": "2", "emails": "1"}},
 	{"saga", "the hotel fails, a crash after the flight", nil, map[string]string{"charges": "1", "undos": "1"}},
 	{"ordering", "dedupe ends on starter", nil, map[string]string{"plan": "starter"}},
-	{"ordering", "a watermark ends on pro", map[string]string{"strategy": "watermark"}, map[string]string{"plan": "pro"}},
+	{"ordering", "a version guard ends on pro", map[string]string{"strategy": "version-guard"}, map[string]string{"plan": "pro"}},
 	{"sent-marker", "the redelivered job sees the marker", nil, map[string]string{"sent": "1"}},
 	{"cas", "ship twice with the version check", nil, map[string]string{"shipments": "1", "version": "8"}},
 

@@ -161,7 +161,7 @@ var All = []*Model{
 	}),
 
 	Of(Def[ordering.Params, ordering.Result]{
-		Name: "ordering", Title: "Events out of order and twice: dedupe against a watermark.",
+		Name: "ordering", Title: "Events out of order and twice: dedupe against a version guard.",
 		Binding: ordering.Binding, Run: ordering.Run, Into: ordering.RunInto,
 		Trace: func(r *ordering.Result) sim.Trace { return r.Trace },
 		Figures: func(_ ordering.Params, r *ordering.Result) map[string]string {
