@@ -71,6 +71,10 @@ func buildOnce(t testing.TB, b *siteBuild, quick bool) string {
 			Content: filepath.Join(root, "content"),
 			Out:     b.out,
 			Quick:   quick,
+			// The command's cache: a warm make test compresses no
+			// module it compressed before (siblingcache_test.go tests
+			// the cache itself).
+			Siblings: defaultSiblingCache(),
 		})
 		if b.err == nil {
 			t.Logf("built the site: %s", b.stats)
