@@ -29,6 +29,7 @@ var (
 
 func TestMain(m *testing.M) {
 	code := m.Run()
+	closePackageBrowser()
 	for _, b := range []*siteBuild{&quickBuild, &shared} {
 		if b.dir != "" {
 			os.RemoveAll(b.dir)
