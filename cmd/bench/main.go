@@ -28,7 +28,9 @@
 //   - api: retrylab api, in memory and on SQLite, under every attack on
 //     its availability at once for a minute on the loopback: the slowest
 //     answer a well-behaved client of another account gets meanwhile, and
-//     the server's peak RSS; and what a key costs each store.
+//     the server's peak RSS; and what a key costs each store;
+//   - test: make test, warm (a quick run leaves it out unless -only test
+//     names it);
 //
 // Usage, from anywhere inside the module:
 //
@@ -67,7 +69,7 @@ func main() {
 }
 
 // sections are the parts of the bench, in the table's order.
-var sections = []string{"module", "page", "widgets", "busy", "models", "sitegen", "serve", "api"}
+var sections = []string{"module", "page", "widgets", "busy", "models", "sitegen", "serve", "api", "test"}
 
 // config is how much of each measurement a run makes.
 type config struct {
@@ -247,7 +249,7 @@ func (b *bench) run(ctx context.Context) (*Report, error) {
 		b.logf("building the real site, cold")
 		took, summary, err := sg.build(ctx, "", site, false)
 		siteErr = err
-		const name = "full build of the real site (cold: fresh output folder, brotli 11)"
+		const name = "full build of the real site (cold: fresh output folder, empty compressed-sibling cache, brotli 11)"
 		if b.wants("sitegen") {
 			if err != nil {
 				b.add(missing("sitegen", name, err.Error()))
@@ -274,6 +276,10 @@ func (b *bench) run(ctx context.Context) (*Report, error) {
 		b.measureBusy(ctx, sg, sgErr, chrome, chromeErr)
 	}
 	if b.wants("sitegen") && sgErr == nil {
+		if siteErr == nil {
+			b.measureMakeSite(ctx, sg) // with the cache the cold build filled
+		}
+		b.measureOneArticle(ctx, sg)
 		b.measureCorpus(ctx, sg)
 	}
 	if b.wants("serve") {
@@ -281,6 +287,9 @@ func (b *bench) run(ctx context.Context) (*Report, error) {
 	}
 	if b.wants("api") {
 		b.measureAPI(ctx)
+	}
+	if b.wants("test") {
+		b.measureMakeTest(ctx)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -319,6 +328,7 @@ func (b *bench) headings(chromium string) map[string]string {
 		"models": "time per run, median, natively in Go and in plain Python (bench/reference/) with the same parameters; " +
 			"both give the same figures and trace; ratio = Python / Go",
 		"sitegen": "the site generator, run from its command line",
+		"test":    "make test as a developer runs it, the whole suite, every test binary compiled beforehand",
 		"serve": fmt.Sprintf("sitegen serve on a copy of the module, /%s open in %s on its live reload: "+
 			"from the edited file's write to the reloaded page's DOMContentLoaded", servePage, browser),
 		"api": fmt.Sprintf("retrylab api on the loopback, %s per run, under every attack at once (ten tokens filling the store, "+

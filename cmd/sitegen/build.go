@@ -44,6 +44,10 @@ type buildConfig struct {
 	// (serve's rebuilds after an edit that changes no Go code): see
 	// buildCache.
 	Cache *buildCache
+	// Siblings, when set, keeps the module's compressed siblings between
+	// builds, outside Out (siblingCache): the command's default is
+	// defaultSiblingCache's.
+	Siblings *siblingCache
 	// Workers is how many articles are converted, and pages rendered, at
 	// once: 0 for GOMAXPROCS, 1 for one at a time. The pages are the same
 	// byte for byte whatever it is (TestParallelBuildIsSerial).
@@ -209,7 +213,7 @@ func build(ctx context.Context, cfg buildConfig) (stats buildStats, err error) {
 	}
 	packing := make(chan compressed, 1)
 	go func() {
-		cs, err := compressTree(ctx, tmp, out, cfg.Quick, stats.Unfinished)
+		cs, err := compressTree(ctx, tmp, out, cfg.Siblings, cfg.Quick, stats.Unfinished)
 		packing <- compressed{cs, err}
 	}()
 	packed := sync.OnceValue(func() compressed { return <-packing })

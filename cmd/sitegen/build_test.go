@@ -371,7 +371,7 @@ func TestCompressTreeReuses(t *testing.T) {
 		}
 	}
 
-	stats, err := compressTree(context.Background(), dir, prev, true, false)
+	stats, err := compressTree(context.Background(), dir, prev, nil, true, false)
 	if err != nil {
 		t.Fatal(err)
 	}
