@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/retrylab/retrylab/internal/suggest"
 	"github.com/yuin/goldmark"
 	gast "github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
@@ -107,7 +108,7 @@ func (metaTransformer) Transform(_ *gast.Document, reader text.Reader, pc parser
 		}
 		seen[name] = line
 		if !contains(metaFields, name) {
-			fail(line, "unknown field "+strconv.Quote(name)+" (known: "+strings.Join(metaFields, ", ")+")")
+			fail(line, "unknown field "+strconv.Quote(name)+" ("+suggest.DidYouMean(name, metaFields)+"known: "+strings.Join(metaFields, ", ")+")")
 			continue
 		}
 		if v.Kind != yaml.ScalarNode {
@@ -136,7 +137,7 @@ func (metaTransformer) Transform(_ *gast.Document, reader text.Reader, pc parser
 			m.Date = d
 		case "level":
 			if val != "" && !contains(Levels, val) {
-				fail(line, "level: "+strconv.Quote(val)+" is not allowed (allowed: "+strings.Join(Levels, ", ")+")")
+				fail(line, "level: "+strconv.Quote(val)+" is not allowed ("+suggest.DidYouMean(val, Levels)+"allowed: "+strings.Join(Levels, ", ")+")")
 				break
 			}
 			m.Level = val
