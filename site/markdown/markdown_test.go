@@ -228,8 +228,7 @@ func TestErrors(t *testing.T) {
 		{
 			name: "misspelt title",
 			src:  "---\ntitel: Retries\n---\n",
-			want: path + `:1: front matter: title is required` + "\n" +
-				path + `:2: front matter: unknown field "titel" (did you mean title? known: date, description, level, order, title)`,
+			want: path + `:2: front matter: unknown field "titel" (did you mean title? known: date, description, level, order, title)`,
 		},
 		{
 			name: "bad date, level and order",
@@ -252,6 +251,13 @@ func TestErrors(t *testing.T) {
 			name: "a colon in an unquoted value",
 			src:  "---\ntitle: Retries: x\n---\n",
 			want: path + `:2: front matter: the value of title holds a colon and a space, which YAML reads as the start of another field: put the whole value in double quotes: title: "Retries: x"`,
+		},
+		{
+			name: "a colon in a title does not hide the other fields' problems",
+			src:  "---\ntitle: Retries: x\nlevel: expret\nordr: 2\ndescription: \"fine\"\n---\n",
+			want: path + `:2: front matter: the value of title holds a colon and a space, which YAML reads as the start of another field: put the whole value in double quotes: title: "Retries: x"` + "\n" +
+				path + `:3: front matter: level: "expret" is not allowed (did you mean expert? allowed: beginner, intermediate, expert)` + "\n" +
+				path + `:4: front matter: unknown field "ordr" (did you mean order? known: date, description, level, order, title)`,
 		},
 		{
 			name: "a quote never closed",
