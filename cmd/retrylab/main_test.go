@@ -157,7 +157,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"sim", "guard", "--n", "0"}, []string{`guard: n: "0" is out of bounds (allowed: 1 to 50)`}},
 		{[]string{"sim", "payment", "--keys", "sometimes"}, []string{"keys:", `"sometimes"`, "off, per-intent, per-attempt"}},
 		{[]string{"sim", "payment", "--faults", "lose-response,drop"}, []string{"faults:", `"drop"`, "ok, lose-request, lose-response"}},
-		{[]string{"sim", "ordering", "--arrival", "evt_3"}, []string{`arrival: "evt_3" is not allowed (allowed: evt_1, evt_2)`}},
+		{[]string{"sim", "ordering", "--arrival", "evt_3"}, []string{`arrival: "evt_3" is not allowed (did you mean evt_1? allowed: evt_1, evt_2)`}},
 		{[]string{"sim", "sent-marker", "--crash", "later"}, []string{`crash: "later" is not allowed (allowed: none, before-marker, before-ack)`}},
 	} {
 		code, out, errs := cli(c.args...)

@@ -181,3 +181,36 @@ func TestBrowserLiveFirstBuild(t *testing.T) {
 		})
 	}
 }
+
+// The overlay keeps the reader's place: its Close button takes focus
+// without scrolling the page, after a failed rebuild of the open page and
+// on a page opened after the failure.
+func TestBrowserLiveOverlayKeepsPlace(t *testing.T) {
+	srv := newServer(builtSite(t), productionRules(t), true)
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	t.Cleanup(srv.live.close)
+
+	ctx, _ := sitePage(t, ts.URL, "/double-charge/", 1280, 900, false, "light")
+	evalT[bool](t, ctx, `window.scrollTo(0, 200), true`)
+	srv.live.report(errors.New("content/double-charge.md:41: widget \"paymnt\": unknown widget"))
+	checkPlace := func(ctx context.Context, where string, want float64) {
+		t.Helper()
+		if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`.sitegen-live-overlay[role="alert"]`))); err != nil {
+			t.Fatalf("%s: no overlay: %v", where, err)
+		}
+		time.Sleep(200 * time.Millisecond) // a late scroll would show by now
+		if y := evalT[float64](t, ctx, `scrollY`); y != want {
+			t.Errorf("%s: the overlay moved the page from scrollY %v to %v", where, want, y)
+		}
+		if f := evalT[string](t, ctx, `document.activeElement.textContent`); f != "Close" {
+			t.Errorf("%s: focus is on %q, want the overlay's Close button", where, f)
+		}
+		if pos := evalT[string](t, ctx, `getComputedStyle(document.querySelector(".sitegen-live-overlay")).position`); pos != "fixed" {
+			t.Errorf("%s: the overlay is drawn unstyled (position %s)", where, pos)
+		}
+	}
+	checkPlace(ctx, "after a failed rebuild", 200)
+	fresh, _ := sitePage(t, ts.URL, "/double-charge/", 1280, 900, false, "light")
+	checkPlace(fresh, "a page opened after the failure", 0)
+}

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/retrylab/retrylab/internal/suggest"
 	"github.com/retrylab/retrylab/site/markdown"
 )
 
@@ -69,7 +70,7 @@ func (m *siteMap) check(p *article, r markdown.Ref) string {
 		if strings.HasSuffix(target.Path, ".md") {
 			return msg + " (link to the page, /" + strings.TrimSuffix(target.Path[strings.LastIndex(target.Path, "/")+1:], ".md") + "/, not to its file)"
 		}
-		if near := nearest(target.Path, m.pages); near != "" {
+		if near := suggest.Closest(target.Path, m.pages); near != "" {
 			msg += " (did you mean " + near + "?)"
 		}
 		return msg
@@ -86,7 +87,7 @@ func (m *siteMap) check(p *article, r markdown.Ref) string {
 		return ""
 	}
 	msg := what + ": " + page + " has no section or widget with the id \"" + u.Fragment + "\""
-	if near := nearest(u.Fragment, ids); near != "" {
+	if near := suggest.Closest(u.Fragment, ids); near != "" {
 		msg += " (did you mean #" + near + "?)"
 	}
 	return msg
@@ -128,38 +129,4 @@ func (m *siteMap) imageAllowed(page string, u *url.URL) bool {
 		}
 	}
 	return false
-}
-
-// nearest is the candidate closest to s, if one is close enough to be a
-// likely meaning of a typo: at most a third of its letters apart (two
-// for a short one, where a swap of two letters is two edits).
-func nearest(s string, candidates []string) string {
-	best, bestD := "", max(2, len(s)/3)+1
-	for _, c := range candidates {
-		if d := distance(s, c); d < bestD {
-			best, bestD = c, d
-		}
-	}
-	return best
-}
-
-// distance is the Levenshtein distance between a and b, in bytes.
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

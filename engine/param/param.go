@@ -19,6 +19,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/retrylab/retrylab/internal/suggest"
 )
 
 // Kind is the type of a parameter's value.
@@ -265,7 +267,7 @@ func (s Schema) values(raw map[string]string) ([]Value, error) {
 	}
 	if len(unknown) > 0 {
 		k := slices.Min(unknown) // report the first problem in a stable order
-		return nil, &Error{Param: k, Msg: "unknown parameter " + strconv.Quote(k) + " (known: " + strings.Join(s.Names(), ", ") + ")"}
+		return nil, &Error{Param: k, Msg: "unknown parameter " + strconv.Quote(k) + " (" + suggest.DidYouMean(k, s.Names()) + "known: " + strings.Join(s.Names(), ", ") + ")"}
 	}
 	vals := make([]Value, len(s))
 	for i, p := range s {
@@ -288,6 +290,12 @@ func (s Schema) values(raw map[string]string) ([]Value, error) {
 		}
 	}
 	return vals, nil
+}
+
+// notAllowed says that text is none of p's allowed values, with the one
+// most likely meant.
+func (p Param) notAllowed(text string) string {
+	return "is not allowed (" + suggest.DidYouMean(text, p.Allowed) + "allowed: " + strings.Join(p.Allowed, ", ") + ")"
 }
 
 // textOf is p's value in raw, or its default when raw does not give it.
@@ -334,15 +342,14 @@ func (p Param) Parse(text string) (Value, error) {
 		if contains(p.Allowed, text) {
 			return Value{Str: text}, nil
 		}
-		return bad("is not allowed (allowed: " + strings.Join(p.Allowed, ", ") + ")")
+		return bad(p.notAllowed(text))
 	case EnumList:
 		var list []string
 		if text != "" {
 			for _, item := range strings.Split(text, ",") {
 				item = strings.TrimSpace(item)
 				if !contains(p.Allowed, item) {
-					return Value{}, &Error{Param: p.Name, Value: item,
-						Msg: "is not allowed (allowed: " + strings.Join(p.Allowed, ", ") + ")"}
+					return Value{}, &Error{Param: p.Name, Value: item, Msg: p.notAllowed(item)}
 				}
 				list = append(list, item)
 			}

@@ -36,6 +36,12 @@ type state struct {
 	lines []int // offsets at which each line of the source starts
 	errs  []*SourceError
 	meta  *Meta
+
+	// The widget blocks with errors, which links to them must not be
+	// reported for: the ids they hold in the numbering of the widget
+	// they mean ("payment-1"), and whether one names no widget at all.
+	brokenWidgets []string
+	unnamedWidget bool
 }
 
 var stateKey = parser.NewContextKey()

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/retrylab/retrylab/internal/suggest"
 	"github.com/yuin/goldmark"
 	gast "github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
@@ -77,37 +78,49 @@ func (metaTransformer) Transform(_ *gast.Document, reader text.Reader, pc parser
 		fail(1, "no closing \"---\" line")
 		return
 	}
+	var fields []metaField
 	var doc yaml.Node
 	if err := data.Decode(&doc); err != nil {
-		fail(yamlProblem(reader.Source(), err.Error()))
-		return
-	}
-	var root *yaml.Node
-	if doc.Kind == yaml.DocumentNode && len(doc.Content) == 1 {
-		root = doc.Content[0]
-	}
-	if root == nil || (root.Kind == yaml.ScalarNode && root.Tag == "!!null") {
-		fail(1, "title is required")
-		return
-	}
-	if root.Kind != yaml.MappingNode {
-		fail(frontMatterLine-1+root.Line, "want \"field: value\" lines")
-		return
+		var named bool
+		if fields, named = yamlProblems(reader.Source(), err.Error(), fail); !named {
+			return
+		}
+	} else {
+		var root *yaml.Node
+		if doc.Kind == yaml.DocumentNode && len(doc.Content) == 1 {
+			root = doc.Content[0]
+		}
+		if root == nil || (root.Kind == yaml.ScalarNode && root.Tag == "!!null") {
+			fail(1, "title is required")
+			return
+		}
+		if root.Kind != yaml.MappingNode {
+			fail(frontMatterLine-1+root.Line, "want \"field: value\" lines")
+			return
+		}
+		for i := 0; i+1 < len(root.Content); i += 2 {
+			k := root.Content[i]
+			fields = append(fields, metaField{name: k.Value, value: root.Content[i+1], line: frontMatterLine - 1 + k.Line})
+		}
 	}
 
 	seen := map[string]int{} // field -> line
 	titleBad := false        // the title field was reported already
-	for i := 0; i+1 < len(root.Content); i += 2 {
-		k, v := root.Content[i], root.Content[i+1]
-		line := frontMatterLine - 1 + k.Line
-		name := k.Value
+	for _, f := range fields {
+		name, v, line := f.name, f.value, f.line
 		if first, dup := seen[name]; dup {
 			fail(line, "duplicate field "+strconv.Quote(name)+" (first on line "+strconv.Itoa(first)+")")
 			continue
 		}
 		seen[name] = line
+		if v == nil {
+			titleBad = titleBad || name == "title"
+			continue
+		}
 		if !contains(metaFields, name) {
-			fail(line, "unknown field "+strconv.Quote(name)+" (known: "+strings.Join(metaFields, ", ")+")")
+			// "titel" is the title, misspelt: the title is not missing too.
+			titleBad = titleBad || suggest.Closest(name, metaFields) == "title"
+			fail(line, "unknown field "+strconv.Quote(name)+" ("+suggest.DidYouMean(name, metaFields)+"known: "+strings.Join(metaFields, ", ")+")")
 			continue
 		}
 		if v.Kind != yaml.ScalarNode {
@@ -136,7 +149,7 @@ func (metaTransformer) Transform(_ *gast.Document, reader text.Reader, pc parser
 			m.Date = d
 		case "level":
 			if val != "" && !contains(Levels, val) {
-				fail(line, "level: "+strconv.Quote(val)+" is not allowed (allowed: "+strings.Join(Levels, ", ")+")")
+				fail(line, "level: "+strconv.Quote(val)+" is not allowed ("+suggest.DidYouMean(val, Levels)+"allowed: "+strings.Join(Levels, ", ")+")")
 				break
 			}
 			m.Level = val
@@ -174,14 +187,25 @@ func closed(source []byte) bool {
 	return false
 }
 
-// yamlProblem says in plain words what is wrong with front matter the YAML
-// package refused, and where. The YAML package's messages name its grammar
-// ("mapping values are not allowed in this context") and some count lines
-// from where a construct began, one line early on the first line; so the
-// front matter's lines are read here, field by field, and the first line
-// with a problem one can name is the one reported. When none is found,
-// the YAML package's own message and line are.
-func yamlProblem(source []byte, yamlMsg string) (int, string) {
+// metaField is one field of the front matter, at its line; value is nil
+// when the line's problem was reported already (yamlProblems).
+type metaField struct {
+	name  string
+	value *yaml.Node
+	line  int
+}
+
+// yamlProblems says in plain words what is wrong with front matter the
+// YAML package refused, and where, and returns the fields it could read.
+// The YAML package's messages name its grammar ("mapping values are not
+// allowed in this context"), some count lines from where a construct
+// began, one line early on the first line, and it stops at the first; so
+// the front matter's lines are read here, field by field: every line with
+// a problem one can name is reported, and the fields of the other lines
+// are returned to be checked as ever (a title with a colon does not hide
+// a bad level). When no line's problem can be named, the YAML package's
+// own message and line are reported, and named is false.
+func yamlProblems(source []byte, yamlMsg string, fail func(int, string)) (fields []metaField, named bool) {
 	lines := strings.Split(string(source), "\n")
 	open := strings.TrimSuffix(lines[0], "\r")
 	for i := 1; i < len(lines); i++ {
@@ -190,8 +214,22 @@ func yamlProblem(source []byte, yamlMsg string) (int, string) {
 			break
 		}
 		if msg := fieldProblem(l); msg != "" {
-			return i + 1, msg
+			fail(i+1, msg)
+			named = true
+			name, _, _ := strings.Cut(l, ":")
+			fields = append(fields, metaField{name: strings.TrimSpace(name), line: i + 1})
+			continue
 		}
+		var doc yaml.Node
+		if yaml.Unmarshal([]byte(l), &doc) != nil || len(doc.Content) != 1 {
+			continue
+		}
+		if m := doc.Content[0]; m.Kind == yaml.MappingNode && len(m.Content) == 2 {
+			fields = append(fields, metaField{name: m.Content[0].Value, value: m.Content[1], line: i + 1})
+		}
+	}
+	if named {
+		return fields, true
 	}
 	line, msg := 1, yamlMsg
 	if rest, ok := strings.CutPrefix(yamlMsg, "yaml: line "); ok {
@@ -201,7 +239,8 @@ func yamlProblem(source []byte, yamlMsg string) (int, string) {
 			}
 		}
 	}
-	return line, "YAML: " + msg
+	fail(line, "YAML: "+msg)
+	return nil, false
 }
 
 // fieldProblem names what is wrong with one line of front matter, written

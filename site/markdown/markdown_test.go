@@ -131,12 +131,12 @@ func TestErrors(t *testing.T) {
 		{
 			name: "unknown widget",
 			src:  fm + "\nText.\n\n```widget paymnt\nkeys: off\n```\n",
-			want: path + `:7: widget "paymnt": unknown widget (known: ` + known + `)`,
+			want: path + `:7: widget "paymnt": unknown widget (did you mean payment? known: ` + known + `)`,
 		},
 		{
 			name: "unknown parameter",
 			src:  fm + "\n```widget payment\nkeys: off\nkyes: on\n```\n",
-			want: path + `:7: widget payment: unknown parameter "kyes" (known: amount, attempts, faults, keys)`,
+			want: path + `:7: widget payment: unknown parameter "kyes" (did you mean keys? known: amount, attempts, faults, keys)`,
 		},
 		{
 			name: "value not allowed, after a comment and a blank line",
@@ -159,9 +159,9 @@ func TestErrors(t *testing.T) {
 				"\n```widget payment\nkeys: of\nattempts: 0\n```\n" + // 5-9
 				"\n```widget paymnt\n```\n", // 10-12
 			want: path + `:3: front matter: unknown field "author" (known: date, description, level, order, title)` + "\n" +
-				path + `:7: widget payment: keys: "of" is not allowed (allowed: off, per-intent, per-attempt)` + "\n" +
+				path + `:7: widget payment: keys: "of" is not allowed (did you mean off? allowed: off, per-intent, per-attempt)` + "\n" +
 				path + `:8: widget payment: attempts: "0" is out of bounds (allowed: 1 to 10)` + "\n" +
-				path + `:11: widget "paymnt": unknown widget (known: ` + known + `)`,
+				path + `:11: widget "paymnt": unknown widget (did you mean payment? known: ` + known + `)`,
 		},
 		{
 			name: "a rule between parameters, on the line of the one it names",
@@ -196,13 +196,13 @@ func TestErrors(t *testing.T) {
 		{
 			name: "syntax errors in an unknown widget are reported too",
 			src:  fm + "\n~~~widget paymnt\nkeys off\n~~~\n",
-			want: path + `:5: widget "paymnt": unknown widget (known: ` + known + `)` + "\n" +
+			want: path + `:5: widget "paymnt": unknown widget (did you mean payment? known: ` + known + `)` + "\n" +
 				path + `:6: widget paymnt: "keys off" is not a "key: value" line`,
 		},
 		{
 			name: "inside a quote and a list",
 			src:  fm + "\n> Note\n>\n> ```widget payment\n> kyes: on\n> ```\n\n- item\n\n  ```widget payment\n  attempts: 11\n  ```\n",
-			want: path + `:8: widget payment: unknown parameter "kyes" (known: amount, attempts, faults, keys)` + "\n" +
+			want: path + `:8: widget payment: unknown parameter "kyes" (did you mean keys? known: amount, attempts, faults, keys)` + "\n" +
 				path + `:14: widget payment: attempts: "11" is out of bounds (allowed: 1 to 10)`,
 		},
 		{
@@ -228,8 +228,7 @@ func TestErrors(t *testing.T) {
 		{
 			name: "misspelt title",
 			src:  "---\ntitel: Retries\n---\n",
-			want: path + `:1: front matter: title is required` + "\n" +
-				path + `:2: front matter: unknown field "titel" (known: date, description, level, order, title)`,
+			want: path + `:2: front matter: unknown field "titel" (did you mean title? known: date, description, level, order, title)`,
 		},
 		{
 			name: "bad date, level and order",
@@ -252,6 +251,13 @@ func TestErrors(t *testing.T) {
 			name: "a colon in an unquoted value",
 			src:  "---\ntitle: Retries: x\n---\n",
 			want: path + `:2: front matter: the value of title holds a colon and a space, which YAML reads as the start of another field: put the whole value in double quotes: title: "Retries: x"`,
+		},
+		{
+			name: "a colon in a title does not hide the other fields' problems",
+			src:  "---\ntitle: Retries: x\nlevel: expret\nordr: 2\ndescription: \"fine\"\n---\n",
+			want: path + `:2: front matter: the value of title holds a colon and a space, which YAML reads as the start of another field: put the whole value in double quotes: title: "Retries: x"` + "\n" +
+				path + `:3: front matter: level: "expret" is not allowed (did you mean expert? allowed: beginner, intermediate, expert)` + "\n" +
+				path + `:4: front matter: unknown field "ordr" (did you mean order? known: date, description, level, order, title)`,
 		},
 		{
 			name: "a quote never closed",

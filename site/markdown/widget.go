@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/retrylab/retrylab/engine/param"
+	"github.com/retrylab/retrylab/internal/suggest"
 	"github.com/retrylab/retrylab/site/widget"
 	"github.com/yuin/goldmark"
 	gast "github.com/yuin/goldmark/ast"
@@ -86,18 +87,29 @@ func (t *widgetTransformer) Transform(doc *gast.Document, reader text.Reader, pc
 	})
 
 	count := map[string]int{} // widgets of each name so far, for ids
-	for _, fc := range blocks {
-		wb := t.check(fc, source, st)
-		if wb.Widget != nil {
-			for {
-				count[wb.Name]++
-				wb.ID = widget.ID(wb.Name, count[wb.Name])
-				if !used[wb.ID] {
-					break
-				}
+	next := func(name string) string {
+		for {
+			count[name]++
+			id := widget.ID(name, count[name])
+			if !used[id] {
+				used[id] = true
+				return id
 			}
-			used[wb.ID] = true
+		}
+	}
+	for _, fc := range blocks {
+		wb, meant := t.check(fc, source, st)
+		switch {
+		case wb.Widget != nil:
+			wb.ID = next(wb.Name)
 			pc.IDs().Put([]byte(wb.ID))
+		case meant != "":
+			// A block with errors keeps its place in the numbering of the
+			// widget it means, so that the links to it and to the widgets
+			// after it are not reported for its errors (widgetLinkTransformer).
+			st.brokenWidgets = append(st.brokenWidgets, strings.TrimPrefix(next(meant), widget.IDPrefix))
+		default:
+			st.unnamedWidget = true
 		}
 		fc.Parent().ReplaceChild(fc.Parent(), fc, wb)
 	}
@@ -112,9 +124,10 @@ func isWidgetInfo(fc *gast.FencedCodeBlock, source []byte) bool {
 }
 
 // check reads a widget code block into a WidgetBlock, recording every
-// problem with its line.
-func (t *widgetTransformer) check(fc *gast.FencedCodeBlock, source []byte, st *state) *WidgetBlock {
-	wb := &WidgetBlock{st: st}
+// problem with its line. meant is the widget the block names, or the one
+// it most likely means when the name is unknown (suggest.Closest), or "".
+func (t *widgetTransformer) check(fc *gast.FencedCodeBlock, source []byte, st *state) (wb *WidgetBlock, meant string) {
+	wb = &WidgetBlock{st: st}
 	wb.Line = st.line(source, fc.Info.Segment.Start)
 	fail := func(line int, what string, err error) {
 		st.addLine(line, fmt.Errorf("%s: %w", what, err))
@@ -147,6 +160,9 @@ func (t *widgetTransformer) check(fc *gast.FencedCodeBlock, source []byte, st *s
 			// The registry's message names the widget and lists the known ones.
 			st.addLine(wb.Line, err)
 			ok = false
+			meant = suggest.Closest(wb.Name, widget.Names())
+		} else {
+			meant = w.Name
 		}
 	}
 
@@ -183,7 +199,7 @@ func (t *widgetTransformer) check(fc *gast.FencedCodeBlock, source []byte, st *s
 		}
 	}
 	if !ok {
-		return wb
+		return wb, meant
 	}
 	v, err := w.Schema.Parse(raw)
 	if err != nil {
@@ -196,10 +212,10 @@ func (t *widgetTransformer) check(fc *gast.FencedCodeBlock, source []byte, st *s
 			line = lineOf[pe.Param]
 		}
 		fail(line, head, err)
-		return wb
+		return wb, meant
 	}
 	wb.Widget, wb.Values = w, v
-	return wb
+	return wb, meant
 }
 
 // checkKey checks one key of a widget block against its parameter's own

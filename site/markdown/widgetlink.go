@@ -3,6 +3,7 @@ package markdown
 import (
 	"bytes"
 	"errors"
+	"slices"
 	"strings"
 
 	"github.com/retrylab/retrylab/site/widget"
@@ -94,7 +95,11 @@ func (widgetLinkTransformer) Transform(doc *gast.Document, reader text.Reader, p
 		target, query, _ := strings.Cut(strings.TrimPrefix(string(l.Destination), WidgetLinkScheme), "?")
 		wb := blocks[target]
 		if wb == nil {
-			st.addLine(line, errors.New("widget link "+target+": "+unknownWidget(target, ids)))
+			// A link to a block with errors, or one that may be (a block
+			// that names no widget), is left to that block's error.
+			if !st.unnamedWidget && !slices.Contains(st.brokenWidgets, target) {
+				st.addLine(line, errors.New("widget link "+target+": "+unknownWidget(target, ids)))
+			}
 			continue
 		}
 		v, err := wb.Values.WithQuery(query)

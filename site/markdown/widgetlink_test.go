@@ -81,3 +81,55 @@ func TestWidgetLinkErrors(t *testing.T) {
 		t.Errorf("a link in a page without widgets: %v, want %s", err, want)
 	}
 }
+
+// A widget block with errors is reported once, at its line: the links to
+// it are not reported for its errors, and it keeps its place in the
+// numbering, so that links to the widgets after it are checked as ever.
+func TestWidgetLinkToABlockWithErrors(t *testing.T) {
+	for _, c := range []struct {
+		name, blocks, links string
+		want                []string
+	}{{
+		name:   "misspelt widget",
+		blocks: "\n```widget paymnet\nkeys: off\n```\n",           // 4-7
+		links:  "\nSee [it](widget:payment-1?keys=per-intent).\n", // 9
+		want:   []string{`:5: widget "paymnet": unknown widget (did you mean payment?`},
+	}, {
+		name:   "bad value",
+		blocks: "\n```widget payment\nkeys: of\n```\n",
+		links:  "\nSee [it](widget:payment-1?keys=per-intent).\n",
+		want:   []string{`:6: widget payment: keys: "of" is not allowed (did you mean off?`},
+	}, {
+		name:   "a name like none",
+		blocks: "\n```widget zzzzzz\n```\n",                       // 4-6
+		links:  "\nSee [it](widget:payment-1?keys=per-intent).\n", // 8
+		want:   []string{`:5: widget "zzzzzz": unknown widget (known:`},
+	}, {
+		name: "the widgets after it keep their numbers",
+		blocks: "\n```widget paymnet\n```\n" + // 4-6
+			"\n```widget payment\nattempts: 2\n```\n", // 7-10
+		links: "\nSee [it](widget:payment-2?keys=off), [the first](widget:payment-1),\n" + // 12
+			"[none](widget:payment-3) and [a bad value](widget:payment-2?keys=maybe).\n", // 13
+		want: []string{
+			`:5: widget "paymnet": unknown widget (did you mean payment?`,
+			`:13: widget link payment-3: no such widget in this page (the page has: payment-2)`,
+			`:13: widget link payment-2: keys: "maybe" is not allowed`,
+		},
+	}} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := conv.Convert(path, []byte(fm+c.blocks+c.links))
+			if err == nil {
+				t.Fatal("converted without an error")
+			}
+			got := strings.Split(err.Error(), "\n")
+			if len(got) != len(c.want) {
+				t.Fatalf("errors:\n%v\nwant %d, starting:\n%s", err, len(c.want), strings.Join(c.want, "\n"))
+			}
+			for i, w := range c.want {
+				if !strings.HasPrefix(got[i], path+w) {
+					t.Errorf("error %d: %s\nwant it to start %s", i+1, got[i], path+w)
+				}
+			}
+		})
+	}
+}

@@ -146,7 +146,7 @@ func TestWithQuery(t *testing.T) {
 	}
 	for q, want := range map[string]string{
 		"keys=maybe":        `keys: "maybe" is not allowed (allowed: off, per-intent, per-attempt)`,
-		"kyes=on":           `unknown parameter "kyes" (known: amount, attempts, faults, keys)`,
+		"kyes=on":           `unknown parameter "kyes" (did you mean keys? known: amount, attempts, faults, keys)`,
 		"keys=off&keys=off": `keys: "off,off" is given more than once`,
 		"attempts=%zz":      `query: "attempts=%zz" is not valid URL encoding`,
 		"attempts=11":       `attempts: "11" is out of bounds (allowed: 1 to 10)`,

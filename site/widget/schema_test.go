@@ -30,14 +30,14 @@ func TestParseErrorsNameParameterAndAllowed(t *testing.T) {
 		raw  map[string]string
 		want string
 	}{
-		{map[string]string{"kyes": "off"}, `unknown parameter "kyes" (known: attempts, budget, faults, keys, padded, ratio)`},
+		{map[string]string{"kyes": "off"}, `unknown parameter "kyes" (did you mean keys? known: attempts, budget, faults, keys, padded, ratio)`},
 		{map[string]string{"keys": "maybe"}, `keys: "maybe" is not allowed (allowed: off, per-intent, per-attempt)`},
 		{map[string]string{"attempts": "11"}, `attempts: "11" is out of bounds (allowed: 1 to 10)`},
 		{map[string]string{"attempts": "2.5"}, `attempts: "2.5" is not a whole number (allowed: 1 to 10)`},
 		{map[string]string{"attempts": "NaN"}, `attempts: "NaN" is not a whole number (allowed: 1 to 10)`},
 		{map[string]string{"ratio": "x"}, `ratio: "x" is not a number (allowed: 0 to 1)`},
 		{map[string]string{"budget": "maybe"}, `budget: "maybe" is not allowed (allowed: on, off)`},
-		{map[string]string{"faults": "ok, lose-respons"}, `faults: "lose-respons" is not allowed (allowed: ok, lose-request, lose-response)`},
+		{map[string]string{"faults": "ok, lose-respons"}, `faults: "lose-respons" is not allowed (did you mean lose-response? allowed: ok, lose-request, lose-response)`},
 		{map[string]string{"faults": "ok,ok,ok,ok"}, `faults: "ok,ok,ok,ok" has 4 items (allowed: at most 3)`},
 	}
 	for _, c := range cases {
@@ -129,7 +129,7 @@ func TestEveryRegisteredWidgetHasValidDefaultsAndRuns(t *testing.T) {
 
 func TestFindListsKnownWidgets(t *testing.T) {
 	_, err := Find("paymnt")
-	if err == nil || err.Error() != `widget "paymnt": unknown widget (known: `+strings.Join(Names(), ", ")+`)` {
+	if err == nil || err.Error() != `widget "paymnt": unknown widget (did you mean payment? known: `+strings.Join(Names(), ", ")+`)` {
 		t.Fatalf("Find(paymnt) = %v", err)
 	}
 }

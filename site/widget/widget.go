@@ -3,6 +3,8 @@ package widget
 import (
 	"sort"
 	"strings"
+
+	"github.com/retrylab/retrylab/internal/suggest"
 )
 
 // Widget is one simulator of the handbook.
@@ -80,7 +82,7 @@ func All() []*Widget {
 type UnknownError struct{ Name string }
 
 func (e *UnknownError) Error() string {
-	return "widget " + quote(e.Name) + ": unknown widget (known: " + strings.Join(Names(), ", ") + ")"
+	return "widget " + quote(e.Name) + ": unknown widget (" + suggest.DidYouMean(e.Name, Names()) + "known: " + strings.Join(Names(), ", ") + ")"
 }
 
 // Find is Lookup with an error that lists the known widgets.

@@ -29,14 +29,36 @@
     if (typeof e.data === "string") show(e.data);
   });
 
-  function show(text) {
-    if (!document.getElementById("sitegen-live-css")) {
+  // styled resolves once the overlay's stylesheet has loaded (or failed
+  // to): until then the panel would be laid out at the end of the page,
+  // and focusing its button there would scroll the reader away.
+  let styled = null;
+  function stylesheet() {
+    if (!styled) {
       const link = document.createElement("link");
       link.id = "sitegen-live-css";
       link.rel = "stylesheet";
       link.href = "/_live/overlay.css";
+      styled = new Promise((done) => {
+        link.addEventListener("load", done);
+        link.addEventListener("error", done);
+      });
       document.head.append(link);
     }
+    return styled;
+  }
+
+  // show puts the error over the page, once the panel is styled, and
+  // focuses its Close button without moving the reader's place.
+  let shown = 0;
+  function show(text) {
+    const n = ++shown;
+    stylesheet().then(() => {
+      if (n === shown) draw(text);
+    });
+  }
+
+  function draw(text) {
     if (panel) panel.remove();
     panel = document.createElement("section");
     panel.className = "sitegen-live-overlay";
@@ -63,6 +85,6 @@
 
     panel.append(head, pre);
     document.body.append(panel);
-    close.focus();
+    close.focus({ preventScroll: true });
   }
 })();
