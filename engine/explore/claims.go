@@ -226,9 +226,9 @@ var Claims = []Claim{
 		func(r *sim.Rand, p *outbox.Params) { p.Inbox = true }),
 
 	// content/ordering-and-watermarks.md
-	orderingClaim("watermark-newest", "a watermark on event time ends on the newest event's plan, whatever the order of arrival and the repeats",
+	orderingClaim("version-guard-newest", "a version guard on event time ends on the newest event's plan, whatever the order of arrival and the repeats",
 		func(r *sim.Rand, p *ordering.Params) {
-			p.Strategy = ordering.Watermark
+			p.Strategy = ordering.VersionGuard
 			drawArrival(r, p)
 		},
 		func(p ordering.Params, r *ordering.Result) error {
