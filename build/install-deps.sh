@@ -9,6 +9,8 @@
 #     for the worker's test under wrangler dev --local;
 #   - axe-core, pinned in build/axe/package.json, into build/axe/node_modules,
 #     for the accessibility test of every page (cmd/sitegen);
+#   - ESLint, pinned in build/lint/package.json, into build/lint/node_modules,
+#     which make lint runs on the site's JavaScript;
 #   - Pagefind, pinned in build/search/package.json, into
 #     build/search/node_modules, which every build of the site runs to
 #     index it for search (make site installs it on its own too).
@@ -81,4 +83,14 @@ if [ "$have" != "$want" ] || [ ! -x build/search/node_modules/.bin/pagefind ]; t
   echo "install-deps: installing Pagefind $want into build/search/node_modules (npm ci)" >&2
   (cd build/search && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
   build/search/node_modules/.bin/pagefind --version >/dev/null
+fi
+
+# ESLint, at the version package-lock.json pins, unless it is there:
+# make lint runs it on the site's JavaScript (eslint.config.js).
+want=$(sed -n 's/.*"eslint": "\([0-9.]*\)".*/\1/p' build/lint/package.json)
+have=$(sed -n 's/^  "version": "\([0-9.]*\)".*/\1/p' build/lint/node_modules/eslint/package.json 2>/dev/null || true)
+if [ "$have" != "$want" ] || [ ! -x build/lint/node_modules/.bin/eslint ]; then
+  echo "install-deps: installing ESLint $want into build/lint/node_modules (npm ci)" >&2
+  (cd build/lint && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+  build/lint/node_modules/.bin/eslint --version >/dev/null
 fi

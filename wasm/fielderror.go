@@ -18,7 +18,7 @@ func (in *instance) showFieldError(e *widget.FieldError) {
 	id := widget.ErrorID(in.root.ID())
 	msg := wrap(js.Global().Get("document").Call("createElement", "p"))
 	msg.SetAttribute("id", id)
-	msg.SetAttribute("class", "w-field-error")
+	msg.SetAttribute("class", widget.ClassFieldError)
 	msg.SetAttribute("role", "alert")
 	msg.SetTextContent(e.Message)
 	var anchor element
@@ -43,7 +43,7 @@ func (in *instance) showFieldError(e *widget.FieldError) {
 		in.root.Call("insertBefore", msg.Value, in.out.Value)
 	}
 	in.out.SetAttribute("data-stale", "true")
-	in.root.SetAttribute("data-error", e.Message)
+	in.root.SetAttribute(string(widget.AttrError), e.Message)
 }
 
 // clearFieldError takes the message and the marks away and undims the
@@ -57,7 +57,7 @@ func (in *instance) clearFieldError() {
 		el.RemoveAttribute("aria-describedby")
 	}
 	in.out.RemoveAttribute("data-stale")
-	in.root.RemoveAttribute("data-error")
+	in.root.RemoveAttribute(string(widget.AttrError))
 }
 
 // showBounds sets each number control's min and max to what its

@@ -137,7 +137,7 @@ func highlight(root element, changed []element, scrolling bool) {
 		}
 	}
 	for _, el := range marked {
-		el.Get("classList").Call("add", "w-changed")
+		el.Get("classList").Call("add", widget.ClassChanged)
 	}
 	done := false
 	var stop func() // cancels the timer, once started
@@ -148,7 +148,7 @@ func highlight(root element, changed []element, scrolling bool) {
 		done = true
 		delete(unmark, id)
 		for _, el := range marked {
-			el.Get("classList").Call("remove", "w-changed")
+			el.Get("classList").Call("remove", widget.ClassChanged)
 		}
 	}
 	unmark[id] = func() {

@@ -37,12 +37,12 @@ func main() {
 	// (?w=payment-1&keys=per-intent#w-payment-1); an embed page's query
 	// is its one widget's state (/embed/payment/?keys=per-intent).
 	target, params := widget.SplitPermalink(js.Global().Get("location").Get("search").String())
-	embed := doc.Get("documentElement").Call("hasAttribute", "data-embed").Bool()
-	for _, root := range queryAll(doc, "[data-widget]") {
+	embed := doc.Get("documentElement").Call("hasAttribute", string(widget.AttrEmbed)).Bool()
+	for _, root := range queryAll(doc, widget.Simulators) {
 		yield() // one widget per task
 		// Reset goes back to the values the page was built with: the
 		// article's, not a permalink's; on an embed page, the snippet's.
-		initial := root.GetAttribute("data-params")
+		initial := root.GetAttribute(string(widget.AttrParams))
 		if (target != "" && target == root.ID()) || (target == "" && embed && params != "") {
 			if v, ok := restore(root, params, embed && target == ""); ok && embed {
 				initial = v.JSON()
@@ -54,9 +54,9 @@ func main() {
 	}
 	listenLinks(doc)
 	// A page that draws widgets after it loads (the playground's preview)
-	// sends "retrylab:widgets" on the document after each drawing; those
+	// sends widget.EventWidgets on the document after each drawing; those
 	// drawn while the first were hydrated are hydrated now.
-	listen(doc, "retrylab:widgets", func(js.Value) { hydrateNew(doc) })
+	listen(doc, widget.EventWidgets, func(js.Value) { hydrateNew(doc) })
 	hydrateNew(doc)
 	select {} // keep the module alive to answer events
 }
@@ -64,16 +64,12 @@ func main() {
 // hydrateNew hydrates every widget of the page not hydrated yet (the live
 // API panel is live.js's).
 func hydrateNew(doc js.Value) {
-	for _, root := range queryAll(doc, "[data-widget]:not([data-widget=live]):not([data-hydrated])") {
-		if err := hydrate(root, root.GetAttribute("data-params")); err != nil {
+	for _, root := range queryAll(doc, widget.Simulators+":not(["+string(widget.AttrHydrated)+"])") {
+		if err := hydrate(root, root.GetAttribute(string(widget.AttrParams))); err != nil {
 			showError(root, err.Error())
 		}
 	}
 }
-
-// snippetFrame is the name embed.js gives the frames it makes: an embed
-// page whose window has it was set by a snippet's attributes.
-const snippetFrame = "retrylab-snippet"
 
 // restore sets root's controls to the state a query asks for, as a
 // prose link sets them, and reports the values it set: hydrate then finds
@@ -88,13 +84,13 @@ const snippetFrame = "retrylab-snippet"
 // the page's address; the message is text, never markup, whatever the
 // query holds.
 func restore(root element, state string, embedded bool) (widget.Values, bool) {
-	w, err := widget.Find(root.GetAttribute("data-widget"))
+	w, err := widget.Find(root.GetAttribute(string(widget.AttrWidget)))
 	if err != nil {
 		return widget.Values{}, false // hydrate reports it
 	}
 	v, err := w.Schema.ParseQuery(state)
 	if err != nil {
-		if embedded && js.Global().Get("name").String() == snippetFrame {
+		if embedded && js.Global().Get("name").String() == widget.SnippetFrame {
 			showError(root, w.Schema.SnippetError(err)+".")
 		} else {
 			showError(root, "The settings in this page's address were not applied: "+err.Error()+".")
@@ -154,11 +150,11 @@ type instance struct {
 // hydrate wires root's controls; initial is the JSON of the values Reset
 // goes back to.
 func hydrate(root element, initial string) error {
-	w, err := widget.Find(root.GetAttribute("data-widget"))
+	w, err := widget.Find(root.GetAttribute(string(widget.AttrWidget)))
 	if err != nil {
 		return err
 	}
-	values, err := w.Schema.ParseJSON(root.GetAttribute("data-params"))
+	values, err := w.Schema.ParseJSON(root.GetAttribute(string(widget.AttrParams)))
 	if err != nil {
 		return err
 	}
@@ -187,9 +183,9 @@ func hydrate(root element, initial string) error {
 	// The page already shows the end state the build ran, and its number of
 	// steps: the engine runs only when the reader first asks for something
 	// else, so a page of many widgets costs no runs to become interactive.
-	steps, err := strconv.Atoi(root.GetAttribute("data-steps"))
+	steps, err := strconv.Atoi(root.GetAttribute(string(widget.AttrSteps)))
 	if err != nil {
-		return errorString("widget markup has no number of steps (data-steps)")
+		return errorString("widget markup has no number of steps (" + string(widget.AttrSteps) + ")")
 	}
 	in.replay = widget.Replay{Clock: pageClock{}, Show: in.show, Stopped: func(bool) {
 		in.playingChanged()
@@ -244,19 +240,19 @@ func hydrate(root element, initial string) error {
 
 	// A reader may have changed a control, or pressed Replay, while the
 	// module was loading: the loader notes a pending replay on the root.
-	pending := root.GetAttribute("data-pending")
-	root.RemoveAttribute("data-pending")
+	pending := root.GetAttribute(string(widget.AttrPending))
+	root.RemoveAttribute(string(widget.AttrPending))
 	// The build wrote the permalink and the caption for these values; the
 	// snippet names the build's origin, and the reader may be on another.
 	in.showSnippet()
-	if shown, err := w.Schema.Parse(w.Schema.ReadForm(in.controls())); err != nil || shown.JSON() != values.JSON() || pending == "replay" {
-		in.changed(pending == "replay")
+	if shown, err := w.Schema.Parse(w.Schema.ReadForm(in.controls())); err != nil || shown.JSON() != values.JSON() || pending == widget.PendingReplay {
+		in.changed(pending == widget.PendingReplay)
 	}
 	if !in.asks.Waiting() {
 		in.idle() // the loader's "loading the simulator…", for a change undone meanwhile
 	}
-	root.SetAttribute("data-hydrated", "true")
-	root.SetAttribute("data-hydrated-at", strconv.FormatFloat(now(), 'f', 1, 64))
+	root.SetAttribute(string(widget.AttrHydrated), "true")
+	root.SetAttribute(string(widget.AttrHydratedAt), strconv.FormatFloat(now(), 'f', 1, 64))
 	return nil
 }
 
@@ -384,8 +380,8 @@ func (in *instance) answered(a answer) {
 	clearError(in.root)
 	in.values = q.values
 	in.showBounds()
-	in.root.SetAttribute("data-params", q.values.JSON())
-	in.root.SetAttribute("data-steps", widget.Itoa(a.steps))
+	in.root.SetAttribute(string(widget.AttrParams), q.values.JSON())
+	in.root.SetAttribute(string(widget.AttrSteps), widget.Itoa(a.steps))
 	in.showValues()
 	in.replay.Load(a.steps, a.step)
 	in.draw(a.html, a.step, a.steps)
@@ -396,7 +392,7 @@ func (in *instance) answered(a answer) {
 		in.announce()
 	}
 	// From the change to its result drawn, for the record and the tests.
-	in.root.SetAttribute("data-ms", strconv.FormatFloat(now()-q.start, 'f', 1, 64))
+	in.root.SetAttribute(string(widget.AttrMS), strconv.FormatFloat(now()-q.start, 'f', 1, 64))
 }
 
 // busyDelay is how long, in milliseconds, a widget computes before it
@@ -413,7 +409,7 @@ func (in *instance) busy() {
 	if in.showBusy == nil {
 		in.showBusy = later(busyDelay, func() {
 			in.showBusy = nil
-			in.root.SetAttribute("data-busy", "running")
+			in.root.SetAttribute(string(widget.AttrBusy), widget.BusyRunning)
 		})
 	}
 }
@@ -426,7 +422,7 @@ func (in *instance) idle() {
 		in.showBusy = nil
 	}
 	in.root.RemoveAttribute("aria-busy")
-	in.root.RemoveAttribute("data-busy")
+	in.root.RemoveAttribute(string(widget.AttrBusy))
 }
 
 // showSnippet points the embed snippet at the widget's current parameters
@@ -490,13 +486,13 @@ func (in *instance) goTo(step int) {
 // playingChanged shows on the root and the play button whether a replay
 // runs.
 func (in *instance) playingChanged() {
-	if in.replay.Playing() == (in.root.GetAttribute("data-playing") == "true") {
+	if in.replay.Playing() == (in.root.GetAttribute(string(widget.AttrPlaying)) == "true") {
 		return
 	}
 	if in.replay.Playing() {
-		in.root.SetAttribute("data-playing", "true")
+		in.root.SetAttribute(string(widget.AttrPlaying), "true")
 	} else {
-		in.root.RemoveAttribute("data-playing")
+		in.root.RemoveAttribute(string(widget.AttrPlaying))
 	}
 	in.label()
 }
@@ -526,7 +522,7 @@ func (in *instance) show(step int) {
 // moves the scrubber and the step's number along.
 func (in *instance) draw(html string, step, steps int) {
 	morph(in.out.Value, html)
-	in.root.SetAttribute("data-step", widget.Itoa(step))
+	in.root.SetAttribute(string(widget.AttrStep), widget.Itoa(step))
 	if in.stepno != nil {
 		in.stepno.SetTextContent(widget.StepText(step, steps))
 	}
@@ -546,7 +542,7 @@ func (in *instance) announce() {
 		return
 	}
 	text := ""
-	if o := query(in.out.Value, ".w-outcome"); o != nil {
+	if o := query(in.out.Value, "."+widget.ClassOutcome); o != nil {
 		text = o.TextContent()
 	}
 	if steps := in.replay.Steps(); steps > 0 {
@@ -588,30 +584,15 @@ func (in *instance) controls() []widget.Control {
 	return cs
 }
 
-// showError puts a message in the widget's error line (role=alert), made on
-// first use, and keeps the last good output on screen.
+// showError puts msg in the widget's error box, which the loader draws
+// (site/static/loader.js, showError) above the output, keeping the last
+// run drawn on screen; "" takes it away.
 func showError(root element, msg string) {
-	box := query(root.Value, ".w-error")
-	if box == nil {
-		box = wrap(js.Global().Get("document").Call("createElement", "p"))
-		box.SetAttribute("class", "w-error")
-		box.SetAttribute("role", "alert")
-		if out := query(root.Value, widget.RegionOutput.Selector()); out != nil {
-			root.Call("insertBefore", box.Value, out.Value)
-		} else {
-			root.Call("appendChild", box.Value)
-		}
-	}
-	box.SetTextContent(msg)
-	root.SetAttribute("data-error", msg)
+	ev := js.Global().Get("CustomEvent").New(widget.EventError, map[string]any{"bubbles": true, "detail": msg})
+	root.Call("dispatchEvent", ev)
 }
 
-func clearError(root element) {
-	if box := query(root.Value, ".w-error"); box != nil {
-		box.Call("remove")
-	}
-	root.RemoveAttribute("data-error")
-}
+func clearError(root element) { showError(root, "") }
 
 type errorString string
 

@@ -89,7 +89,7 @@ func (o outputs) answer(r request) answer {
 // answers one request, and keeps the module alive to answer them.
 func serveRuns() {
 	o := outputs{}
-	js.Global().Call("retrylabServe", js.FuncOf(func(_ js.Value, args []js.Value) any {
+	js.Global().Call(widget.GlobalServe, js.FuncOf(func(_ js.Value, args []js.Value) any {
 		a := o.answer(readRequest(args[0]))
 		collectLater() // while the page draws the answer
 		return a.js()
@@ -126,9 +126,9 @@ type runner struct {
 }
 
 // newRunner answers through the worker the loader started
-// (window.retrylabWorker), if any.
+// (window[widget.GlobalWorker]), if any.
 func newRunner() *runner {
-	r := &runner{worker: js.Global().Get("retrylabWorker"), widgets: map[string]*instance{}, here: outputs{}}
+	r := &runner{worker: js.Global().Get(widget.GlobalWorker), widgets: map[string]*instance{}, here: outputs{}}
 	if r.worker.Truthy() {
 		listen(r.worker, "message", func(ev js.Value) {
 			data := ev.Get("data")

@@ -3,13 +3,13 @@
 A subscription moves from starter (evt_1, at t = 0) to pro (evt_2, at
 t = 60 s), but the events arrive evt_2, evt_1, evt_2, a second apart.
 Deduplicating by event id stops the repeat, not the reordering; a
-watermark on the events' own time skips anything no newer than the last
-event applied.
+version guard on the events' own time skips anything no newer than the
+newest event applied.
 
 Like the engine, a run returns its trace too: a delivery and then an apply
 or a skip per arrival, with its sentence.
 
-Figures: dedupe ends on starter, a watermark on pro.
+Figures: dedupe ends on starter, a version guard on pro.
 """
 
 from timing import keep, parse_args, report
@@ -35,8 +35,8 @@ def run(strategy="dedupe", arrival=("evt_2", "evt_1", "evt_2")):
         skip = ""
         if strategy == "dedupe" and evt in seen:
             skip = "%s was applied before: skip it." % evt
-        elif strategy == "watermark" and at <= mark:
-            skip = "%s (t = %d) is no newer than the watermark (t = %d): skip it." % (evt, at // S, mark // S)
+        elif strategy == "version-guard" and at <= mark:
+            skip = "%s (t = %d) is no newer than the newest applied (t = %d): skip it." % (evt, at // S, mark // S)
         if skip:
             skipped += 1
             keep(trace, (now, "skip", "consumer", "", skip, evt))
@@ -53,7 +53,7 @@ def run(strategy="dedupe", arrival=("evt_2", "evt_1", "evt_2")):
 def main():
     args = parse_args(__doc__)
     report("ordering", "dedupe", lambda: run(), args.min_time)
-    report("ordering", "watermark", lambda: run(strategy="watermark"), args.min_time)
+    report("ordering", "version-guard", lambda: run(strategy="version-guard"), args.min_time)
 
 
 if __name__ == "__main__":

@@ -106,15 +106,28 @@ func (b *browser) arrive() error {
 func eval[T any](b *browser, timeout time.Duration, js string) (T, error) {
 	ctx, cancel := context.WithTimeout(b.ctx, timeout)
 	defer cancel()
-	return chromedp.Run(ctx, chromedp.Evaluate[T](js, chromedp.EvalAwaitPromise))
+	return chromedp.Run(ctx, chromedp.Evaluate[T](withNames(js), chromedp.EvalAwaitPromise))
 }
 
 // poll waits until js gives a truthy value, and returns it.
 func poll[T any](b *browser, timeout time.Duration, js string) (T, error) {
 	ctx, cancel := context.WithTimeout(b.ctx, timeout)
 	defer cancel()
-	return chromedp.Run(ctx, chromedp.Poll[T](js, chromedp.WithPollingInterval(5*time.Millisecond)))
+	return chromedp.Run(ctx, chromedp.Poll[T](withNames(js), chromedp.WithPollingInterval(5*time.Millisecond)))
 }
+
+// withNames is the expression js with names bound to the names the page's
+// scripts share (site/widget.ScriptNames), as the site's own scripts have
+// them: names.attr.hydrated is "data-hydrated".
+func withNames(js string) string { return "((names) => (" + js + "))(" + scriptNames + ")" }
+
+var scriptNames = func() string {
+	b, err := json.Marshal(widget.ScriptNames())
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}()
 
 // coldLoad is one load of a page in a fresh browser.
 type coldLoad struct {
@@ -174,7 +187,7 @@ func loadCold(parent context.Context, chrome, url string) (coldLoad, error) {
 	// The widgets in the first screen, marked so that the next steps find
 	// them again.
 	counts, err := eval[[]int](b, 10*time.Second, `(() => {
-  const ws = document.querySelectorAll("[data-widget]");
+  const ws = document.querySelectorAll(names.sel.simulators);
   let n = 0;
   for (const w of ws) {
     const r = w.getBoundingClientRect();
@@ -205,10 +218,10 @@ func loadCold(parent context.Context, chrome, url string) (coldLoad, error) {
 		}
 		got, err := poll[string](b, 30*time.Second, `(() => {
   const ws = [...document.querySelectorAll("[data-bench-onscreen]")];
-  const bad = ws.find(w => w.dataset.error);
-  if (bad) return "error: " + bad.dataset.error;
-  if (!ws.every(w => w.dataset.hydrated === "true")) return "";
-  return String(Math.max(...ws.map(w => parseFloat(w.dataset.hydratedAt))));
+  const bad = ws.find(w => w.getAttribute(names.attr.error));
+  if (bad) return "error: " + bad.getAttribute(names.attr.error);
+  if (!ws.every(w => w.getAttribute(names.attr.hydrated) === "true")) return "";
+  return String(Math.max(...ws.map(w => parseFloat(w.getAttribute(names.attr.hydratedAt)))));
 })()`)
 		if err != nil {
 			return c, fmt.Errorf("waiting for the widgets in the first screen: %w", err)
@@ -227,7 +240,7 @@ func loadCold(parent context.Context, chrome, url string) (coldLoad, error) {
 	// A widget below the fold that is not interactive yet: scroll it into
 	// view at once, as a reader jumping to it from the table of contents.
 	t0, err := eval[float64](b, 10*time.Second, `(() => {
-  const w = [...document.querySelectorAll("[data-widget]")].find(w => w.dataset.hydrated !== "true");
+  const w = [...document.querySelectorAll(names.sel.simulators)].find(w => w.getAttribute(names.attr.hydrated) !== "true");
   if (!w) return -1;
   w.setAttribute("data-bench-target", "");
   const t0 = performance.now();
@@ -240,8 +253,8 @@ func loadCold(parent context.Context, chrome, url string) (coldLoad, error) {
 	if t0 >= 0 {
 		got, err := poll[string](b, 30*time.Second, `(() => {
   const w = document.querySelector("[data-bench-target]");
-  if (w.dataset.error) return "error: " + w.dataset.error;
-  return w.dataset.hydrated === "true" ? w.dataset.hydratedAt : "";
+  if (w.getAttribute(names.attr.error)) return "error: " + w.getAttribute(names.attr.error);
+  return w.getAttribute(names.attr.hydrated) === "true" ? w.getAttribute(names.attr.hydratedAt) : "";
 })()`)
 		if err != nil {
 			return c, fmt.Errorf("waiting for the widget scrolled into view: %w", err)
@@ -284,7 +297,7 @@ func openWidget(b *browser, url, name string) error {
 	if err != nil {
 		return fmt.Errorf("loading %s: %w", url, err)
 	}
-	sel := fmt.Sprintf(`document.querySelector('[data-widget="%s"]')`, name)
+	sel := `document.querySelector("[" + names.attr.widget + "=" + ` + strconv.Quote(strconv.Quote(name)) + ` + "]")`
 	if _, err := eval[bool](b, 10*time.Second, `(() => { const w = `+sel+`; if (!w) return false; w.scrollIntoView({block: "center"}); return true; })()`); err != nil {
 		return err
 	}
@@ -293,8 +306,8 @@ func openWidget(b *browser, url, name string) error {
 	}
 	got, err := poll[string](b, 60*time.Second, `(() => { const w = `+sel+`;
   if (!w) return "error: no widget on the page";
-  if (w.dataset.error) return "error: " + w.dataset.error;
-  return w.dataset.hydrated === "true" ? w.dataset.hydratedAt : ""; })()`)
+  if (w.getAttribute(names.attr.error)) return "error: " + w.getAttribute(names.attr.error);
+  return w.getAttribute(names.attr.hydrated) === "true" ? w.getAttribute(names.attr.hydratedAt) : ""; })()`)
 	if err != nil {
 		return fmt.Errorf("%s never became interactive: %w", name, err)
 	}
@@ -332,7 +345,7 @@ type timedChange struct {
 // drawn), waits for the output region redrawn, then forces style and layout
 // so that the figure runs to the next paint of the result.
 var changesJS = `(async (name, param, values, n, setup) => {
-  const root = document.querySelector('[data-widget="' + name + '"]');
+  const root = document.querySelector("[" + names.attr.widget + '="' + name + '"]');
   const frame = () => new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)));
   const set = (p, v) => {
     const el = root.querySelector('` + widget.RegionControls.Selector() + ` [name="' + p + '"]');
@@ -360,8 +373,8 @@ var changesJS = `(async (name, param, values, n, setup) => {
     document.body.offsetHeight;
     const t2 = performance.now();
     out.push({value: v, script: t1 - t0, layout: t2 - t0,
-      go: root.dataset.ms ? parseFloat(root.dataset.ms) : -1,
-      params: root.dataset.params || "", error: root.dataset.error || ""});
+      go: root.hasAttribute(names.attr.ms) ? parseFloat(root.getAttribute(names.attr.ms)) : -1,
+      params: root.getAttribute(names.attr.params) || "", error: root.getAttribute(names.attr.error) || ""});
   }
   return out;
 })`

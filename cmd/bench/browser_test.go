@@ -19,7 +19,7 @@ func TestPickChange(t *testing.T) {
 			{Name: "keys", Kind: widget.Enum, Default: "off", Allowed: []string{"off", "per-intent"}},
 		}, "keys", "off", "per-intent", true},
 		{"the default is not the first allowed value", widget.Schema{
-			{Name: "strategy", Kind: widget.Enum, Default: "dedupe", Allowed: []string{"none", "dedupe", "watermark"}},
+			{Name: "strategy", Kind: widget.Enum, Default: "dedupe", Allowed: []string{"none", "dedupe", "version-guard"}},
 		}, "strategy", "dedupe", "none", true},
 		{"an enum of one value is no change; a switch then", widget.Schema{
 			{Name: "only", Kind: widget.Enum, Default: "a", Allowed: []string{"a"}},

@@ -49,7 +49,7 @@ var heavyCases = []heavyCase{
 }
 
 // heavyChange is one timed change: from the change event's dispatch, to
-// aria-busy, to the "running…" drawn (the first frame after data-busy was
+// aria-busy, to the "running…" drawn (the first frame after names.attr.busy was
 // set; 0 if the answer came first), to the result drawn and laid out.
 type heavyChange struct {
 	Aria  float64 `json:"aria"`
@@ -69,7 +69,7 @@ type heavyResult struct {
 // main-thread task over 50 ms seen meanwhile (a PerformanceObserver of
 // long tasks).
 const heavyJS = `(async (name, setup, param, values, n) => {
-  const root = document.querySelector('[data-widget="' + name + '"]');
+  const root = document.querySelector("[" + names.attr.widget + '="' + name + '"]');
   const long = [];
   new PerformanceObserver(l => { for (const e of l.getEntries()) long.push(e.duration); }).observe({type: "longtask"});
   const frame = () => new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)));
@@ -80,16 +80,16 @@ const heavyJS = `(async (name, setup, param, values, n) => {
     el.dispatchEvent(new Event("change", {bubbles: true}));
   };
   // settled resolves once the widget is no longer busy, and its drawing
-  // laid out; shown is when the first frame after data-busy began.
+  // laid out; shown is when the first frame after names.attr.busy began.
   const settled = (t0) => new Promise(resolve => {
     let shown = 0;
     const done = () => { document.body.offsetHeight; resolve({shown, drawn: performance.now() - t0}); };
     const look = () => {
-      if (!shown && root.dataset.busy === "running") requestAnimationFrame(t => { if (!shown) shown = t - t0; });
+      if (!shown && root.getAttribute(names.attr.busy) === names.busy.running) requestAnimationFrame(t => { if (!shown) shown = t - t0; });
       if (root.getAttribute("aria-busy") !== "true") { mo.disconnect(); done(); }
     };
     const mo = new MutationObserver(look);
-    mo.observe(root, {attributes: true, attributeFilter: ["aria-busy", "data-busy"]});
+    mo.observe(root, {attributes: true, attributeFilter: ["aria-busy", names.attr.busy]});
     if (root.getAttribute("aria-busy") !== "true") { mo.disconnect(); done(); }
   });
   for (const [p, v] of setup) { set(p, v); await settled(performance.now()); }
@@ -100,7 +100,7 @@ const heavyJS = `(async (name, setup, param, values, n) => {
     set(param, values[i % values.length]);
     const aria = root.getAttribute("aria-busy") === "true" ? performance.now() - t0 : -1;
     const s = await settled(t0);
-    out.push({aria, shown: s.shown, drawn: s.drawn, error: root.dataset.error || ""});
+    out.push({aria, shown: s.shown, drawn: s.drawn, error: root.getAttribute(names.attr.error) || ""});
   }
   await frame();
   await new Promise(r => setTimeout(r, 100)); // for the last long task to be reported

@@ -28,16 +28,20 @@
 //   - api: retrylab api, in memory and on SQLite, under every attack on
 //     its availability at once for a minute on the loopback: the slowest
 //     answer a well-behaved client of another account gets meanwhile, and
-//     the server's peak RSS; and what a key costs each store.
+//     the server's peak RSS; and what a key costs each store;
+//   - test: make test, warm (a quick run leaves it out unless -only test
+//     names it);
 //
 // Usage, from anywhere inside the module:
 //
-//	go run ./cmd/bench [-quick] [-out bench/latest.json] [-only SECTIONS] [-markdown]
+//	go run ./cmd/bench [-quick] [-out bench/latest.json] [-report bench/REPORT.md] [-only SECTIONS] [-markdown]
 //	go run ./cmd/bench -from bench/latest.json [-markdown]
 //
 // BENCH_QUICK=1 is -quick: fewer repetitions and a smaller corpus, within
-// five minutes. The report is also written as JSON to -out; -from prints a
-// report written before without measuring anything.
+// five minutes. The report is also written as JSON to -out, and, by a run
+// of every section, as markdown to -report, which is committed; -from
+// prints a report written before without measuring anything (-markdown as
+// -report has it).
 package main
 
 import (
@@ -65,7 +69,7 @@ func main() {
 }
 
 // sections are the parts of the bench, in the table's order.
-var sections = []string{"module", "page", "widgets", "busy", "models", "sitegen", "serve", "api"}
+var sections = []string{"module", "page", "widgets", "busy", "models", "sitegen", "serve", "api", "test"}
 
 // config is how much of each measurement a run makes.
 type config struct {
@@ -99,6 +103,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fl.SetOutput(stderr)
 	quick := fl.Bool("quick", quickFromEnv(), "fewer repetitions and a smaller corpus (BENCH_QUICK=1)")
 	out := fl.String("out", "", "where to write the report as JSON (default: bench/latest.json in the module)")
+	report := fl.String("report", "", "where a run of every section writes the report as markdown (default: bench/REPORT.md in the module)")
 	only := fl.String("only", "", "measure only these sections, comma-separated ("+strings.Join(sections, ", ")+")")
 	from := fl.String("from", "", "print the report in this JSON file instead of measuring")
 	markdown := fl.Bool("markdown", false, "print the table as markdown")
@@ -144,6 +149,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if *out == "" {
 		*out = filepath.Join(root, "bench", "latest.json")
 	}
+	if *report == "" {
+		*report = filepath.Join(root, "bench", "REPORT.md")
+	}
 	cfg := fullConfig()
 	if *quick {
 		cfg = quickConfig()
@@ -162,6 +170,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintf(stderr, "bench: wrote %s\n", *out)
+	if len(want) > 0 {
+		// A partial run would replace the committed report's other sections
+		// with nothing.
+		fmt.Fprintf(stderr, "bench: -only: %s left as it was\n", *report)
+		return 0
+	}
+	if err := rep.WriteMarkdownFile(*report); err != nil {
+		fmt.Fprintln(stderr, "bench:", err)
+		return 1
+	}
+	fmt.Fprintf(stderr, "bench: wrote %s\n", *report)
 	return 0
 }
 
@@ -197,6 +216,7 @@ func (b *bench) run(ctx context.Context) (*Report, error) {
 		Go:       runtime.Version(),
 		Platform: runtime.GOOS + "/" + runtime.GOARCH,
 		CPUs:     runtime.NumCPU(),
+		CPU:      cpuModel(),
 		Load:     loadAverage(),
 		Commit:   commit(b.root),
 	}
@@ -229,7 +249,7 @@ func (b *bench) run(ctx context.Context) (*Report, error) {
 		b.logf("building the real site, cold")
 		took, summary, err := sg.build(ctx, "", site, false)
 		siteErr = err
-		const name = "full build of the real site (cold: fresh output folder, brotli 11)"
+		const name = "full build of the real site (cold: fresh output folder, empty compressed-sibling cache, brotli 11)"
 		if b.wants("sitegen") {
 			if err != nil {
 				b.add(missing("sitegen", name, err.Error()))
@@ -256,6 +276,10 @@ func (b *bench) run(ctx context.Context) (*Report, error) {
 		b.measureBusy(ctx, sg, sgErr, chrome, chromeErr)
 	}
 	if b.wants("sitegen") && sgErr == nil {
+		if siteErr == nil {
+			b.measureMakeSite(ctx, sg) // with the cache the cold build filled
+		}
+		b.measureOneArticle(ctx, sg)
 		b.measureCorpus(ctx, sg)
 	}
 	if b.wants("serve") {
@@ -263,6 +287,9 @@ func (b *bench) run(ctx context.Context) (*Report, error) {
 	}
 	if b.wants("api") {
 		b.measureAPI(ctx)
+	}
+	if b.wants("test") {
+		b.measureMakeTest(ctx)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -301,6 +328,7 @@ func (b *bench) headings(chromium string) map[string]string {
 		"models": "time per run, median, natively in Go and in plain Python (bench/reference/) with the same parameters; " +
 			"both give the same figures and trace; ratio = Python / Go",
 		"sitegen": "the site generator, run from its command line",
+		"test":    "make test as a developer runs it, the whole suite, every test binary compiled beforehand",
 		"serve": fmt.Sprintf("sitegen serve on a copy of the module, /%s open in %s on its live reload: "+
 			"from the edited file's write to the reloaded page's DOMContentLoaded", servePage, browser),
 		"api": fmt.Sprintf("retrylab api on the loopback, %s per run, under every attack at once (ten tokens filling the store, "+
@@ -340,6 +368,21 @@ func loadAverage() string {
 		return ""
 	}
 	return strings.Join(f[:3], " ")
+}
+
+// cpuModel is the first processor's model name in /proc/cpuinfo; "" where
+// there is none.
+func cpuModel() string {
+	data, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil {
+		return ""
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if name, value, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(name) == "model name" {
+			return strings.TrimSpace(value)
+		}
+	}
+	return ""
 }
 
 func contains(list []string, s string) bool {

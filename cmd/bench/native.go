@@ -144,7 +144,7 @@ var modelCases = []modelCase{
 	newCase("saga", "keys", "saga, the hotel fails after a crash, keys", map[string]string{"keys": "on"}),
 	newCase("saga", "no-keys", "saga, the hotel fails after a crash, no keys", map[string]string{"keys": "off"}),
 	newCase("ordering", "dedupe", "ordering, evt_2 evt_1 evt_2, dedupe", map[string]string{"strategy": "dedupe"}),
-	newCase("ordering", "watermark", "ordering, evt_2 evt_1 evt_2, a watermark", map[string]string{"strategy": "watermark"}),
+	newCase("ordering", "version-guard", "ordering, evt_2 evt_1 evt_2, a version guard", map[string]string{"strategy": "version-guard"}),
 }
 
 // referenceModels are the models of modelCases, each a script

@@ -111,7 +111,7 @@ func TestModelCasesAreTheFigures(t *testing.T) {
 		"saga/keys":                     {"charges": 1, "undos": 1, "stray": 0, "outcome": "compensated"},
 		"saga/no-keys":                  {"charges": 1, "undos": 1, "stray": 1, "outcome": "compensated"},
 		"ordering/dedupe":               {"plan": "starter", "correct": false},
-		"ordering/watermark":            {"plan": "pro", "correct": true},
+		"ordering/version-guard":        {"plan": "pro", "correct": true},
 	}
 	for _, mc := range modelCases {
 		key := mc.Model + "/" + mc.Case

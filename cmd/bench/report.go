@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -19,6 +20,7 @@ type Report struct {
 	Go       string    `json:"go"`
 	Platform string    `json:"platform"` // GOOS/GOARCH
 	CPUs     int       `json:"cpus"`
+	CPU      string    `json:"cpu,omitempty"`  // the processor's model name, from /proc/cpuinfo
 	Load     string    `json:"load,omitempty"` // /proc/loadavg when the run started: other work skews every time
 	Commit   string    `json:"commit,omitempty"`
 	Chromium string    `json:"chromium,omitempty"`
@@ -247,27 +249,75 @@ func (rep *Report) WriteTable(w io.Writer) error {
 	return err
 }
 
-// WriteMarkdown prints the report as a markdown table, one row per
-// section heading in bold, for the README.
+// WriteMarkdown writes the report as a markdown document, bench/REPORT.md:
+// when and on what it was measured, then each section's heading and its
+// rows as a table.
 func (rep *Report) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
-	b.WriteString(rep.heading() + "\n\n")
-	b.WriteString("| " + strings.Join(tableHeader, " | ") + " |\n")
-	b.WriteString("|" + strings.Repeat("---|", len(tableHeader)) + "\n")
+	b.WriteString("# Bench report\n\n")
+	b.WriteString("The latest run of `make bench`, written by it from `bench/latest.json`;\n" +
+		"`go run ./cmd/bench -from bench/latest.json -markdown` prints it again.\n" +
+		"[README.md](README.md) says how each figure is taken.\n\n")
+	for _, f := range rep.facts() {
+		b.WriteString("- **" + f[0] + "**: " + f[1] + "\n")
+	}
 	section := ""
 	for _, r := range rep.Rows {
 		if r.Section != section {
 			section = r.Section
-			b.WriteString("| **" + strings.ReplaceAll(rep.sectionHeading(section), "|", `\|`) + "** |" + strings.Repeat(" |", len(tableHeader)-1) + "\n")
+			b.WriteString("\n## " + section + "\n\n")
+			if h := rep.Headings[section]; h != "" {
+				b.WriteString(h + ".\n\n")
+			}
+			b.WriteString(markdownRow(tableHeader))
+			b.WriteString("|" + strings.Repeat("---|", len(tableHeader)) + "\n")
 		}
-		c := r.cells()
-		for i := range c {
-			c[i] = strings.ReplaceAll(c[i], "|", `\|`)
-		}
-		b.WriteString("| " + strings.Join(c, " | ") + " |\n")
+		b.WriteString(markdownRow(r.cells()))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// facts are what the report's reader needs to weigh its figures, as
+// name and value: when it ran, what kind of run, on what machine and
+// software, from which commit.
+func (rep *Report) facts() [][2]string {
+	date := rep.Started.UTC().Format("2006-01-02 15:04 UTC")
+	if rep.TookS > 0 {
+		date += ", took " + (time.Duration(rep.TookS) * time.Second).String()
+	}
+	kind := "full run"
+	if rep.Quick {
+		kind = "quick run (BENCH_QUICK=1: fewer repetitions, a smaller corpus)"
+	}
+	machine := fmt.Sprintf("%s, %d CPUs", rep.Platform, rep.CPUs)
+	if rep.CPU != "" {
+		machine += " (" + rep.CPU + ")"
+	}
+	if rep.Load != "" {
+		machine += ", load " + rep.Load + " at the start"
+	}
+	software := []string{rep.Go}
+	for _, s := range []string{rep.Chromium, rep.Python} {
+		if s != "" {
+			software = append(software, s)
+		}
+	}
+	facts := [][2]string{{"Date", date}, {"Run", kind}, {"Machine", machine}, {"Software", strings.Join(software, ", ")}}
+	if rep.Commit != "" {
+		facts = append(facts, [2]string{"Commit", rep.Commit})
+	}
+	return facts
+}
+
+// markdownRow is one row of a markdown table, its cells' bars escaped.
+func markdownRow(cells []string) string {
+	var b strings.Builder
+	b.WriteString("|")
+	for _, c := range cells {
+		b.WriteString(" " + strings.ReplaceAll(c, "|", `\|`) + " |")
+	}
+	return b.String() + "\n"
 }
 
 // heading is the line above the table: when, how and on what.
@@ -301,7 +351,22 @@ func (rep *Report) WriteJSON(file string) error {
 	if err != nil {
 		return err
 	}
-	data = append(data, '\n')
+	return writeFile(file, append(data, '\n'))
+}
+
+// WriteMarkdownFile writes the report to file as WriteMarkdown does, in
+// the same way as WriteJSON.
+func (rep *Report) WriteMarkdownFile(file string) error {
+	var b bytes.Buffer
+	if err := rep.WriteMarkdown(&b); err != nil {
+		return err
+	}
+	return writeFile(file, b.Bytes())
+}
+
+// writeFile writes data to file through a temporary file renamed into
+// place, readable by everyone.
+func writeFile(file string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 		return err
 	}

@@ -151,21 +151,72 @@ func TestWriteTable(t *testing.T) {
 	}
 }
 
+// bench/REPORT.md is generated from a report as read back from its JSON:
+// the run's date, kind, machine, software and commit, then each section's
+// heading above its own table, with bars in cells escaped and a row that
+// was not measured saying why.
 func TestWriteMarkdown(t *testing.T) {
-	var buf bytes.Buffer
-	if err := sampleReport().WriteMarkdown(&buf); err != nil {
+	rep, err := ReadReport(filepath.Join("testdata", "report.json"))
+	if err != nil {
 		t.Fatal(err)
 	}
-	out := buf.String()
-	for _, want := range []string{
-		"| measure | figure | target | verdict |\n|---|---|---|---|\n",
-		"| **module: sizes** | | | |\n",
-		"| module / floor, brotli | 1.63× | ≤ 1.50× floor | missed by 0.13× (9%); a\\|b |\n",
-		"| backoff, 100,000 clients | not measured |  | not registered |\n",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("markdown lacks %q:\n%s", want, out)
-		}
+	var buf bytes.Buffer
+	if err := rep.WriteMarkdown(&buf); err != nil {
+		t.Fatal(err)
+	}
+	const want = "# Bench report\n" +
+		"\n" +
+		"The latest run of `make bench`, written by it from `bench/latest.json`;\n" +
+		"`go run ./cmd/bench -from bench/latest.json -markdown` prints it again.\n" +
+		"[README.md](README.md) says how each figure is taken.\n" +
+		"\n" +
+		"- **Date**: 2026-11-30 02:04 UTC, took 1m8s\n" +
+		"- **Run**: quick run (BENCH_QUICK=1: fewer repetitions, a smaller corpus)\n" +
+		"- **Machine**: linux/amd64, 2 CPUs (AMD EPYC 7B13), load 0.36 0.14 0.05 at the start\n" +
+		"- **Software**: go1.26.8, Chromium 131.0.6778.85 built on Debian\n" +
+		"- **Commit**: fd0519b\n" +
+		"\n" +
+		"## module\n" +
+		"\n" +
+		"sizes, compressed as the site serves them.\n" +
+		"\n" +
+		"| measure | figure | target | verdict |\n" +
+		"|---|---|---|---|\n" +
+		"| page module, brotli 11 | 715,717 B |  |  |\n" +
+		"| module / floor, brotli | 1.63× | ≤ 1.50× floor | missed by 0.13× (9%); a\\|b |\n" +
+		"\n" +
+		"## widgets\n" +
+		"\n" +
+		"| measure | figure | target | verdict |\n" +
+		"|---|---|---|---|\n" +
+		"| guard, defaults | 12.5 ms | ≤ 16 ms | met |\n" +
+		"| backoff, 100,000 clients | not measured |  | not registered |\n"
+	if got := buf.String(); got != want {
+		t.Errorf("markdown:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// A full run writes the markdown report where -report says, through
+// WriteMarkdownFile: the same text, nothing left beside it.
+func TestWriteMarkdownFile(t *testing.T) {
+	rep := sampleReport()
+	file := filepath.Join(t.TempDir(), "REPORT.md")
+	if err := rep.WriteMarkdownFile(file); err != nil {
+		t.Fatal(err)
+	}
+	var want bytes.Buffer
+	if err := rep.WriteMarkdown(&want); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != want.String() {
+		t.Errorf("%s holds\n%s\nwant\n%s", file, got, want.String())
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(file)); len(entries) != 1 {
+		t.Errorf("files beside the report: %v", entries)
 	}
 }
 

@@ -25,8 +25,9 @@ import (
 
 // sitegen is the generator compiled for this run.
 type sitegen struct {
-	root string // the module root
-	bin  string
+	root  string // the module root
+	bin   string
+	cache string // the folder of its cache of the modules' compressed siblings (siteCacheEnv)
 }
 
 // buildSitegen compiles ./cmd/sitegen into dir.
@@ -37,7 +38,7 @@ func buildSitegen(ctx context.Context, root, dir string) (*sitegen, error) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("go build ./cmd/sitegen: %v\n%s", err, strings.TrimSpace(string(out)))
 	}
-	return &sitegen{root: root, bin: bin}, nil
+	return &sitegen{root: root, bin: bin, cache: filepath.Join(dir, "sitegen-cache")}, nil
 }
 
 // build runs `sitegen build` of content into out and returns its wall
@@ -56,6 +57,7 @@ func (s *sitegen) run(ctx context.Context, content, out string, quick bool) (bui
 	}
 	cmd := exec.CommandContext(ctx, s.bin, args...)
 	cmd.Dir = s.root
+	cmd.Env = append(os.Environ(), siteCacheEnv+"="+s.cache)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	took, err := runTimed(cmd)

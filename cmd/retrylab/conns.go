@@ -21,7 +21,7 @@ import (
 // do nothing with it. It closes, first to last:
 //
 //  1. a kept-alive connection that sends nothing (idle), idle the
-//     longest first: one tiny request a minute no longer holds a slot;
+//     longest first: one tiny request a minute holds no slot;
 //  2. a connection still sending its request's head, the longest at it
 //     first: nothing of its request has been read;
 //  3. a connection whose handler still waits for its body, the longest

@@ -1,7 +1,7 @@
 // Command retrylab runs the handbook's simulators in a terminal, and its
 // sandbox payments API.
 //
-//	retrylab sim NAME [--PARAM VALUE]... [--seed N] [--json]
+//	retrylab sim NAME [--PARAM VALUE]... [--seed N] [--schedule N] [--json]
 //	retrylab api [--addr localhost:8787] [--db retrylab.db | postgres://... | memory] [--lease 1m] [--ttl 24h]
 //	retrylab load [--url http://localhost:8787] [--n 5000] [--replays 20000] [--c 32] [--json]
 //	retrylab check URL [--token T] [--other-token T2] [--header 'K: V']... [--body JSON] [--other-body JSON] [--id-field NAME] [--concurrency N] [--ttl D] [--json]
@@ -97,7 +97,7 @@ func usage(w io.Writer) {
 }
 
 func simUsage(w io.Writer) {
-	fmt.Fprintln(w, "retrylab sim NAME [--PARAM VALUE]... [--seed N] [--json]")
+	fmt.Fprintln(w, "retrylab sim NAME [--PARAM VALUE]... [--seed N] [--schedule N] [--json]")
 	fmt.Fprintf(w, "models: %s\n", strings.Join(models.Names(), ", "))
 	fmt.Fprintln(w, "retrylab sim NAME --help lists a model's parameters.")
 }

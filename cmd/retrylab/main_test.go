@@ -132,7 +132,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"frob"}, []string{`unknown command "frob"`, "known: api, check, lab, load, sim"}},
 		{[]string{"sim"}, []string{"name a model", "(known: " + strings.Join(models.Names(), ", ") + ")"}},
 		{[]string{"sim", "nope"}, []string{`unknown model "nope"`, "(known: " + strings.Join(models.Names(), ", ") + ")"}},
-		{[]string{"sim", "backoff", "--foo", "3"}, []string{"unknown parameter --foo", "--base, --cap, --capacity, --clients, --compare, --json, --policy, --seed, --slot"}},
+		{[]string{"sim", "backoff", "--foo", "3"}, []string{"unknown parameter --foo", "--base, --cap, --capacity, --clients, --compare, --json, --policy, --schedule, --seed, --slot"}},
 		{[]string{"sim", "backoff", "--clients", "0"}, []string{`clients: "0" is out of bounds (allowed: 1 to 100000)`}},
 		{[]string{"sim", "backoff", "--clients=200000"}, []string{`clients: "200000" is out of bounds (allowed: 1 to 100000)`}},
 		{[]string{"sim", "backoff", "--slot", "0"}, []string{`slot: "0" is out of bounds (allowed: 0.001 to 10)`}},
@@ -145,6 +145,8 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"sim", "backoff", "--json=maybe"}, []string{`json: "maybe" is not allowed (allowed: true, false)`}},
 		{[]string{"sim", "backoff", "--seed", "-1"}, []string{`seed: "-1" is out of bounds (allowed: 0 to 1000000000)`}},
 		{[]string{"sim", "cas", "--seed", "x"}, []string{`seed: "x" is not a whole number (allowed: 0 to 1000000000)`}},
+		{[]string{"sim", "lock", "--schedule", "-3"}, []string{`schedule: "-3" is not a whole number (allowed: 0 to 18446744073709551615)`}},
+		{[]string{"sim", "lock", "--schedule", "1", "--schedule", "2"}, []string{"--schedule is given more than once"}},
 		{[]string{"sim", "lock", "--work", "1.5"}, []string{`work: "1.5" is not a whole number (allowed: 0 to 604800)`}},
 		{[]string{"sim", "backoff", "--base", "0.2", "--cap", "0.1"}, []string{`cap: "0.1" is not at least base (0.2)`}},
 		{[]string{"sim", "payment", "--attempts", "11"}, []string{`payment: attempts: "11" is out of bounds (allowed: 1 to 10)`}},
@@ -274,5 +276,30 @@ func TestEveryWidgetParameterIsAFlag(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// --schedule reorders a model's simultaneous events (and delays
+// payment's messages): 0 is the run without it, another seed may come
+// to other figures, and the header names the seed that ran.
+func TestSimSchedule(t *testing.T) {
+	plain := simJSON(t, "payment", "--faults", "ok")
+	if zero := simJSON(t, "payment", "--faults", "ok", "--schedule", "0"); zero["charges"] != plain["charges"] || zero["receipt"] != plain["receipt"] {
+		t.Fatalf("--schedule 0 ran %v, without it %v", zero, plain)
+	}
+	other := ""
+	for seed := 1; seed <= 200 && other == ""; seed++ {
+		if r := simJSON(t, "payment", "--faults", "ok", "--schedule", strconv.Itoa(seed)); r["charges"] != plain["charges"] {
+			other = strconv.Itoa(seed)
+		}
+	}
+	if other == "" {
+		t.Fatal("payment with keys off: no schedule seed in 1 to 200 delayed an answer past the client's timeout")
+	}
+	if code, out, errs := cli("sim", "lock", "--schedule", "7"); code != 0 || !strings.Contains(out, " schedule=7\n") {
+		t.Errorf("retrylab sim lock --schedule 7: exit %d, header %q %s", code, strings.SplitN(out, "\n", 2)[0], errs)
+	}
+	if code, out, errs := cli("sim", "cas", "--schedule", "7"); code != 0 || strings.Contains(out, "schedule=") {
+		t.Errorf("retrylab sim cas --schedule 7 (nothing to reorder): exit %d, %q %s", code, out, errs)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/retrylab/retrylab/engine/explore"
 	"github.com/retrylab/retrylab/engine/figures"
 	"github.com/retrylab/retrylab/engine/models"
 	"github.com/retrylab/retrylab/site/markdown"
@@ -15,8 +16,9 @@ import (
 
 // Every model registered in engine/models is the whole way through the
 // project: a command of the CLI, with its flags and --help; a widget of
-// the same name; published figures; and a chapter that plays the widget,
-// the one the widget says explains it. And every widget is a model's. A
+// the same name; published figures; the claims its chapter makes, which
+// engine/explore checks across schedule seeds; and a chapter that plays
+// the widget, the one the widget says explains it. And every widget is a model's. A
 // model is added by registering it and writing its view, its figures and
 // its article (the README's "Adding a simulator"); this test is what says
 // one of them is missing, and it names no model.
@@ -32,6 +34,9 @@ func TestEveryModelIsEverywhere(t *testing.T) {
 		}
 		if len(figures.Of(m.Name)) == 0 {
 			t.Errorf("%s: no published figures in engine/figures", m.Name)
+		}
+		if len(explore.Of(m.Name)) == 0 {
+			t.Errorf("%s: no claims of its chapter in engine/explore, to check across schedule seeds", m.Name)
 		}
 		w, ok := widget.Lookup(m.Name)
 		if !ok {

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -15,9 +16,11 @@ import (
 	"github.com/retrylab/retrylab/engine/param"
 )
 
-// runSim is `retrylab sim NAME [--PARAM VALUE]... [--seed N] [--json]`:
-// one flag for each parameter the model declares (engine/models), with the
-// declaration's name.
+// runSim is `retrylab sim NAME [--PARAM VALUE]... [--seed N] [--schedule
+// N] [--json]`: one flag for each parameter the model declares
+// (engine/models), with the declaration's name, and the schedule seed
+// that orders simultaneous events (models.Model.RunSchedule), which is no
+// widget's parameter.
 func runSim(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 		if len(args) > 0 && (args[0] == "--help" || args[0] == "-h") {
@@ -33,7 +36,7 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	prefix := "retrylab sim " + m.Name + ": "
-	raw, asJSON, err := simFlags(m, args[1:])
+	raw, schedule, asJSON, err := simFlags(m, args[1:])
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		modelHelp(stdout, m)
@@ -47,7 +50,7 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "%s%v\n", prefix, err)
 		return exitUsage
 	}
-	run, err := m.Run(v)
+	run, err := m.RunSchedule(v, schedule)
 	if err != nil {
 		// The values were within their declared bounds; the run was not
 		// possible (too long to simulate).
@@ -63,17 +66,19 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "%s\n", b)
 		return exitOK
 	}
-	printReport(stdout, m, v, run.Report)
+	printReport(stdout, m, v, schedule, run.Report)
 	return exitOK
 }
 
 // simFlags reads a model's command line: a flag.Func for each declared
 // parameter, which keeps its text for the schema to check (Schema.Parse,
 // which reports the first problem in the declaration's order), --json,
-// and --seed, which a model that draws nothing accepts and ignores, so
-// that one command line runs every model. The error says what is wrong and
-// what is allowed; flag.ErrHelp asks for the model's --help.
-func simFlags(m *models.Model, args []string) (raw map[string]string, asJSON bool, err error) {
+// --seed, which a model that draws nothing accepts and ignores, and
+// --schedule, which a model with no simultaneous events accepts and
+// ignores, so that one command line runs every model. The error says
+// what is wrong and what is allowed; flag.ErrHelp asks for the model's
+// --help.
+func simFlags(m *models.Model, args []string) (raw map[string]string, schedule uint64, asJSON bool, err error) {
 	fs := flag.NewFlagSet("retrylab sim "+m.Name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // the errors are printed with the model's prefix
 	fs.Usage = func() {}
@@ -105,6 +110,14 @@ func simFlags(m *models.Model, args []string) (raw map[string]string, asJSON boo
 			return err
 		}))
 	}
+	fs.Func("schedule", scheduleHelp(m), once("schedule", func(value string) error {
+		n, err := strconv.ParseUint(value, 10, 64)
+		if err != nil {
+			return errors.New("schedule: " + strconv.Quote(value) + " is not a whole number (allowed: 0 to " + strconv.FormatUint(math.MaxUint64, 10) + ")")
+		}
+		schedule = n
+		return nil
+	}))
 	fs.BoolFunc("json", "print the summary as one JSON object", once("json", func(value string) error {
 		b, err := strconv.ParseBool(value)
 		if err != nil {
@@ -115,16 +128,24 @@ func simFlags(m *models.Model, args []string) (raw map[string]string, asJSON boo
 	}))
 	switch err := fs.Parse(args); {
 	case errors.Is(err, flag.ErrHelp):
-		return nil, false, err
+		return nil, 0, false, err
 	case refused != nil:
-		return nil, false, refused
+		return nil, 0, false, refused
 	case err != nil:
-		return nil, false, syntaxError(err, m)
+		return nil, 0, false, syntaxError(err, m)
 	}
 	if rest := fs.Args(); len(rest) > 0 {
-		return nil, false, errors.New("unexpected argument " + strconv.Quote(rest[0]) + ": parameters are written --NAME VALUE or --NAME=VALUE")
+		return nil, 0, false, errors.New("unexpected argument " + strconv.Quote(rest[0]) + ": parameters are written --NAME VALUE or --NAME=VALUE")
 	}
-	return raw, asJSON, nil
+	return raw, schedule, asJSON, nil
+}
+
+// scheduleHelp is what --schedule does to m.
+func scheduleHelp(m *models.Model) string {
+	if m.Reorders {
+		return "the order of simultaneous events: 0 (the default) the order they were scheduled in, as the widget runs; another seed a permutation of it, the same each time"
+	}
+	return "accepted and ignored: this model has no simultaneous events to reorder"
 }
 
 // syntaxError is an error of flag's own, a flag it does not know or one
@@ -143,7 +164,7 @@ func syntaxError(err error, m *models.Model) error {
 
 // flagNames lists the flags m takes, for an error message.
 func flagNames(m *models.Model) []string {
-	names := []string{"--json", "--seed"}
+	names := []string{"--json", "--schedule", "--seed"}
 	for _, p := range m.Schema {
 		if p.Name != "seed" {
 			names = append(names, "--"+p.Name)
@@ -153,12 +174,15 @@ func flagNames(m *models.Model) []string {
 	return names
 }
 
-func printReport(w io.Writer, m *models.Model, v param.Values, rep models.Report) {
+func printReport(w io.Writer, m *models.Model, v param.Values, schedule uint64, rep models.Report) {
 	// The header lists every parameter, given or default, so the output
-	// says exactly what ran.
+	// says exactly what ran, and a schedule seed that reordered it.
 	var parts []string
 	for _, p := range m.Schema {
 		parts = append(parts, p.Name+"="+strings.ReplaceAll(v.Text(p.Name), ", ", ","))
+	}
+	if schedule != 0 && m.Reorders {
+		parts = append(parts, "schedule="+strconv.FormatUint(schedule, 10))
 	}
 	fmt.Fprintf(w, "%s: %s\n\n", m.Name, strings.Join(parts, " "))
 	tw := tabwriter.NewWriter(w, 0, 0, 3, ' ', 0)
@@ -183,7 +207,7 @@ func printReport(w io.Writer, m *models.Model, v param.Values, rep models.Report
 // modelHelp lists the model's parameters from their declaration: the
 // widget's, with the same defaults and bounds.
 func modelHelp(w io.Writer, m *models.Model) {
-	fmt.Fprintf(w, "retrylab sim %s [--PARAM VALUE]... [--seed N] [--json]\n\n%s\n\n", m.Name, m.Title)
+	fmt.Fprintf(w, "retrylab sim %s [--PARAM VALUE]... [--seed N] [--schedule N] [--json]\n\n%s\n\n", m.Name, m.Title)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, p := range m.Schema {
 		fmt.Fprintf(tw, "  --%s\t%s\t(default %s)\t%s: %s\n", p.Name, kindText(p), strings.ReplaceAll(p.Default, ", ", ","), p.Label, p.Help)
@@ -191,6 +215,7 @@ func modelHelp(w io.Writer, m *models.Model) {
 	if !m.Random() {
 		fmt.Fprintf(tw, "  --seed\tint\t\taccepted and ignored: this model draws no random numbers\n")
 	}
+	fmt.Fprintf(tw, "  --schedule\tint\t(default 0)\t%s\n", scheduleHelp(m))
 	fmt.Fprintf(tw, "  --json\t\t\tprint the summary as one JSON object\n")
 	tw.Flush()
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -16,6 +17,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/andybalholm/brotli"
 
 	"github.com/retrylab/retrylab/internal/gotool"
 	"github.com/retrylab/retrylab/internal/precompress"
@@ -109,7 +112,8 @@ func (a *assets) linkPrev(hashed, dst string, n int) bool {
 	return os.Link(old, dst) == nil
 }
 
-// addDir adds every file under dir (site/static), keeping subfolders.
+// addDir adds every file under dir (site/static), keeping subfolders, each
+// script with the shared names written in (withNames).
 func (a *assets) addDir(dir string) error {
 	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -125,6 +129,11 @@ func (a *assets) addDir(dir string) error {
 		rel, err := filepath.Rel(dir, p)
 		if err != nil {
 			return err
+		}
+		if strings.HasSuffix(p, ".js") {
+			if data, err = withNames(p, data); err != nil {
+				return err
+			}
 		}
 		return a.add(filepath.ToSlash(rel), data)
 	})
@@ -244,13 +253,17 @@ var precompressed = map[string]bool{".wasm": true}
 // copy, by its first bytes, was made at the level used now, so that a
 // build reuses the previous build's copy only then: brotli records no
 // level (its level has always been 11), gzip the class of its level.
+// open decodes a copy (siblingCache checks its entries with it).
 var encodings = []struct {
 	suffix  string
 	write   func(w io.Writer, data []byte) error
 	current func(head []byte) bool
+	open    func(r io.Reader) (io.Reader, error)
 }{
-	{".br", precompress.Brotli, func([]byte) bool { return true }},
-	{".gz", precompress.Gzip, precompress.GzipCurrent},
+	{".br", precompress.Brotli, func([]byte) bool { return true },
+		func(r io.Reader) (io.Reader, error) { return brotli.NewReader(r), nil }},
+	{".gz", precompress.Gzip, precompress.GzipCurrent,
+		func(r io.Reader) (io.Reader, error) { return gzip.NewReader(r) }},
 }
 
 // compressStats counts what compressTree wrote.
@@ -272,10 +285,12 @@ const quickLimit = 1 << 20
 // file under dir's static/ (the module), on all cores. A file under static/ has
 // its hash in its name, so when prev (the previous build's output, possibly
 // absent) already has a sibling of that name it is reused instead of
-// compressed again. quick skips new brotli siblings
-// of files over quickLimit; reuseOnly makes no sibling at all, only
-// reuses (a build whose finish is left for later: see buildCache).
-func compressTree(ctx context.Context, dir, prev string, quick, reuseOnly bool) (compressStats, error) {
+// compressed again; else the one cache holds for the same bytes is (a nil
+// cache holds none), and a sibling made anew is put in cache. quick skips
+// new brotli siblings of files over quickLimit, though it takes cache's;
+// reuseOnly makes no sibling at all, only reuses the previous build's (a
+// build whose finish is left for later: see buildCache).
+func compressTree(ctx context.Context, dir, prev string, cache *siblingCache, quick, reuseOnly bool) (compressStats, error) {
 	type job struct {
 		rel  string // slash path relative to dir
 		size int64
@@ -306,6 +321,9 @@ func compressTree(ctx context.Context, dir, prev string, quick, reuseOnly bool) 
 	}
 	sort.SliceStable(jobs, func(a, b int) bool { return jobs[a].size > jobs[b].size })
 
+	if reuseOnly {
+		cache = nil // the previous build's siblings or none: reading cache takes longer
+	}
 	var (
 		mu    sync.Mutex
 		stats compressStats
@@ -317,7 +335,7 @@ func compressTree(ctx context.Context, dir, prev string, quick, reuseOnly bool) 
 		}
 		j := jobs[i]
 		create := !reuseOnly && !(quick && j.size > quickLimit && encodings[j.enc].suffix == ".br")
-		n, reused, err := compressFile(dir, prev, j.rel, j.enc, create)
+		n, reused, err := compressFile(dir, prev, cache, j.rel, j.enc, create)
 		mu.Lock()
 		defer mu.Unlock()
 		if err != nil {
@@ -337,9 +355,9 @@ func compressTree(ctx context.Context, dir, prev string, quick, reuseOnly bool) 
 }
 
 // compressFile writes one sibling of dir/rel and returns its size (0 when
-// it wrote none) and whether it was reused from prev (see compressTree).
-// Without create, a sibling is only reused, never made.
-func compressFile(dir, prev, rel string, enc int, create bool) (int64, bool, error) {
+// it wrote none) and whether it was reused from prev or cache (see
+// compressTree). Without create, a sibling is only reused, never made.
+func compressFile(dir, prev string, cache *siblingCache, rel string, enc int, create bool) (int64, bool, error) {
 	e := encodings[enc]
 	src := filepath.Join(dir, filepath.FromSlash(rel))
 	dst := src + e.suffix
@@ -353,12 +371,19 @@ func compressFile(dir, prev, rel string, enc int, create bool) (int64, bool, err
 			}
 		}
 	}
-	if !create {
+	if cache == nil && !create {
 		return 0, false, nil
 	}
 	data, err := os.ReadFile(src)
 	if err != nil {
 		return 0, false, err
+	}
+	sum := sha256.Sum256(data)
+	if packed, ok := cache.get(sum, data, enc); ok {
+		return int64(len(packed)), true, writeNew(dst, packed)
+	}
+	if !create {
+		return 0, false, nil
 	}
 	var buf bytes.Buffer
 	if err := e.write(&buf, data); err != nil {
@@ -367,6 +392,7 @@ func compressFile(dir, prev, rel string, enc int, create bool) (int64, bool, err
 	if err := writeNew(dst, buf.Bytes()); err != nil {
 		return 0, false, err
 	}
+	cache.put(sum, enc, buf.Bytes())
 	return int64(buf.Len()), false, nil
 }
 

@@ -511,7 +511,7 @@ func loadAverage() string {
 // A permalink or an embed page may ask for the heaviest run there is
 // (backoff's 100,000 clients, compared): the module sets the controls to
 // it and the run is made off the page's main thread, as a reader's change
-// is. Drawn on the main thread, that run took 300 ms and more of its own
+// is. Drawn on the main thread, that run would take 300 ms and more of its own
 // time; the limit here is 150 ms, above the one task of the module's
 // start (the Go runtime's, about 50 ms unthrottled, which no module can
 // split).

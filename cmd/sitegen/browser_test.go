@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"strings"
@@ -35,15 +36,70 @@ func chromePath(t *testing.T) string {
 	return ""
 }
 
-// sharedBrowser starts one headless browser with a fresh profile for a
-// test that opens many pages (newTab), so that each page costs a tab, not
-// a browser's start; extra are more of the browser's flags. The browser
-// lives until the test ends.
+// sharedBrowser returns a fresh browser context (a profile of its own,
+// as a new incognito window has: no cookies, storage or cache of another
+// test) in the test binary's one headless browser, for a test that opens
+// many pages (newTab), so that each test costs a context and each page a
+// tab, not a browser's start. The context is disposed of when the test
+// ends. extra are more of the browser's flags: a test that needs some gets
+// a browser of its own, with a fresh profile, which lives until the test
+// ends.
 func sharedBrowser(t *testing.T, extra ...chromedp.ExecAllocatorOption) context.Context {
 	t.Helper()
+	if len(extra) > 0 {
+		ctx, cancel, err := startBrowser(chromePath(t), t.TempDir(), extra...)
+		t.Cleanup(cancel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ctx
+	}
+	path := chromePath(t)
+	pb := &packageBrowser
+	pb.once.Do(func() {
+		if pb.profile, pb.err = os.MkdirTemp("", "sitegen-browser-"); pb.err == nil {
+			pb.ctx, pb.cancel, pb.err = startBrowser(path, pb.profile)
+		}
+	})
+	if pb.err != nil {
+		t.Fatal(pb.err)
+	}
+	ctx, cancel := chromedp.NewContext(pb.ctx, chromedp.WithNewBrowserContext())
+	t.Cleanup(cancel)
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("opening a browser context: %v", err)
+	}
+	return ctx
+}
+
+// packageBrowser is the test binary's browser with the default flags,
+// started by the first test that asks for one (sharedBrowser) and closed
+// by TestMain.
+var packageBrowser struct {
+	once    sync.Once
+	ctx     context.Context
+	cancel  func()
+	profile string // its user data folder
+	err     error
+}
+
+// closePackageBrowser closes packageBrowser, if it was started, and
+// removes its profile.
+func closePackageBrowser() {
+	if pb := &packageBrowser; pb.cancel != nil {
+		pb.cancel()
+	}
+	if packageBrowser.profile != "" {
+		os.RemoveAll(packageBrowser.profile)
+	}
+}
+
+// startBrowser starts headless chromium at path with the user data folder
+// profile, the flags of every test and extra.
+func startBrowser(path, profile string, extra ...chromedp.ExecAllocatorOption) (context.Context, func(), error) {
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromePath(t)),
-		chromedp.UserDataDir(t.TempDir()),
+		chromedp.ExecPath(path),
+		chromedp.UserDataDir(profile),
 		chromedp.NoSandbox,
 		chromedp.DisableGPU,
 		chromedp.Flag("disable-quic", true),
@@ -55,11 +111,11 @@ func sharedBrowser(t *testing.T, extra ...chromedp.ExecAllocatorOption) context.
 	opts = append(opts, extra...)
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelBrowser := chromedp.NewContext(actx)
-	t.Cleanup(func() { cancelBrowser(); cancelAlloc() })
+	cancel := func() { cancelBrowser(); cancelAlloc() }
 	if err := chromedp.Do(ctx); err != nil {
-		t.Fatalf("starting %s: %v", chromePath(t), err)
+		return ctx, cancel, fmt.Errorf("starting %s: %w", path, err)
 	}
-	return ctx
+	return ctx, cancel, nil
 }
 
 // newTab opens a tab of browser (sharedBrowser) for one page, closed when
@@ -75,8 +131,9 @@ func newTab(t *testing.T, browser context.Context) context.Context {
 	return ctx
 }
 
-// newBrowser starts a headless browser with a fresh profile and returns a
-// context for one tab. Everything is closed when the test ends.
+// newBrowser returns a context for one tab in a fresh browser context of
+// the test binary's browser (sharedBrowser). Both are closed when the test
+// ends.
 func newBrowser(t *testing.T) context.Context {
 	t.Helper()
 	return newTab(t, sharedBrowser(t))

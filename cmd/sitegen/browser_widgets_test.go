@@ -357,18 +357,18 @@ func TestBrowserWidgets(t *testing.T) {
 
 	t.Run("ordering", func(t *testing.T) {
 		p := open(t, ts, "ordering")
-		p.choose("strategy", "w", "watermark")
+		p.choose("strategy", "v", "version-guard")
 		p.waitFigure("plan", "pro")
 		// evt_1 last: the one before it in time arrives last, in a fourth
 		// arrival added to the list.
 		sel := p.root() + ` [data-param="arrival"] select`
 		p.do(chromedp.Click(chromedp.CSS(p.root() + ` [data-param="arrival"] .w-add`)))
 		p.do(chromedp.Focus(chromedp.CSS(sel+`[aria-label="Arrival order 4"]`)), chromedp.SendKeys(chromedp.CSS(sel+`[aria-label="Arrival order 4"]`), "evt_1"))
-		// evt_2, evt_1, evt_2, evt_1: the watermark applies the first and
+		// evt_2, evt_1, evt_2, evt_1: the version guard applies the first and
 		// skips the three that are no newer.
 		p.waitFigure("skipped", "3")
 		if plan := p.figure("plan"); plan != "pro" {
-			t.Fatalf("watermark: the plan is %s, want pro", plan)
+			t.Fatalf("version-guard: the plan is %s, want pro", plan)
 		}
 		stepControls(p, "skipped")
 		p.clean()

@@ -44,6 +44,10 @@ type buildConfig struct {
 	// (serve's rebuilds after an edit that changes no Go code): see
 	// buildCache.
 	Cache *buildCache
+	// Siblings, when set, keeps the module's compressed siblings between
+	// builds, outside Out (siblingCache): the command's default is
+	// defaultSiblingCache's.
+	Siblings *siblingCache
 	// Workers is how many articles are converted, and pages rendered, at
 	// once: 0 for GOMAXPROCS, 1 for one at a time. The pages are the same
 	// byte for byte whatever it is (TestParallelBuildIsSerial).
@@ -209,7 +213,7 @@ func build(ctx context.Context, cfg buildConfig) (stats buildStats, err error) {
 	}
 	packing := make(chan compressed, 1)
 	go func() {
-		cs, err := compressTree(ctx, tmp, out, cfg.Quick, stats.Unfinished)
+		cs, err := compressTree(ctx, tmp, out, cfg.Siblings, cfg.Quick, stats.Unfinished)
 		packing <- compressed{cs, err}
 	}()
 	packed := sync.OnceValue(func() compressed { return <-packing })
@@ -362,6 +366,11 @@ func copyRoot(dir, out string) error {
 		if e.Name() == "embed.js" {
 			if data, err = embedScript(data); err != nil {
 				return fmt.Errorf("%s: %w", file, err)
+			}
+		}
+		if strings.HasSuffix(e.Name(), ".js") {
+			if data, err = withNames(file, data); err != nil {
+				return err
 			}
 		}
 		if err := os.WriteFile(filepath.Join(out, e.Name()), data, 0o644); err != nil {
@@ -673,7 +682,7 @@ func sortArticles(as []*article) {
 // name origin.
 func renderSite(dir, templates string, as *assets, sc *siteContent, origin string, workers int) (int, error) {
 	pages := sc.Articles
-	layouts, err := loadTemplates(templates, template.FuncMap{"asset": as.url, "selectors": widget.Selectors})
+	layouts, err := loadTemplates(templates, template.FuncMap{"asset": as.url})
 	if err != nil {
 		return 0, err
 	}

@@ -18,7 +18,7 @@ import (
 func TestBuildEmbedPages(t *testing.T) {
 	out := builtSite(t)
 	rootRE := regexp.MustCompile(`data-widget="([a-z-]+)"`)
-	loader := regexp.MustCompile(`<script src="/static/loader\.[0-9a-f]{8}\.js" data-wasm="/static/retrylab\.[0-9a-f]{8}\.wasm" data-exec="/static/wasm_exec\.[0-9a-f]{8}\.js" data-worker="/static/simworker\.[0-9a-f]{8}\.js" data-selectors="[^"]+" defer></script>`)
+	loader := regexp.MustCompile(`<script src="/static/loader\.[0-9a-f]{8}\.js" data-wasm="/static/retrylab\.[0-9a-f]{8}\.wasm" data-exec="/static/wasm_exec\.[0-9a-f]{8}\.js" data-worker="/static/simworker\.[0-9a-f]{8}\.js" defer></script>`)
 	for _, w := range widget.All() {
 		page := readFile(t, filepath.Join(out, "embed", w.Name, "index.html"))
 		if roots := rootRE.FindAllStringSubmatch(page, -1); len(roots) != 1 || roots[0][1] != w.Name {

@@ -249,7 +249,7 @@ func finish(ctx context.Context, cfg buildConfig) (err error) {
 	if err := indexSearch(ctx, cfg.Root, tmp); err != nil {
 		return err
 	}
-	if _, err := compressTree(ctx, tmp, out, cfg.Quick, false); err != nil {
+	if _, err := compressTree(ctx, tmp, out, cfg.Siblings, cfg.Quick, false); err != nil {
 		return err
 	}
 	if err := ctx.Err(); err != nil {

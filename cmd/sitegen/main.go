@@ -58,7 +58,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cmd := args[0]
 	fl := flag.NewFlagSet("sitegen "+cmd, flag.ContinueOnError)
 	fl.SetOutput(stderr)
-	cfg := buildConfig{Root: root}
+	cfg := buildConfig{Root: root, Siblings: defaultSiblingCache()}
 	fl.StringVar(&cfg.Content, "content", filepath.Join(root, "content"), "the folder of markdown articles")
 	fl.StringVar(&cfg.Out, "out", filepath.Join(root, "public"), "the output folder, replaced as a whole")
 	const quickHelp = "write no new brotli copy of the module (brotli's best level takes seconds on it)"

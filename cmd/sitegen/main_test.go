@@ -29,6 +29,7 @@ var (
 
 func TestMain(m *testing.M) {
 	code := m.Run()
+	closePackageBrowser()
 	for _, b := range []*siteBuild{&quickBuild, &shared} {
 		if b.dir != "" {
 			os.RemoveAll(b.dir)
@@ -71,6 +72,10 @@ func buildOnce(t testing.TB, b *siteBuild, quick bool) string {
 			Content: filepath.Join(root, "content"),
 			Out:     b.out,
 			Quick:   quick,
+			// The command's cache: a warm make test compresses no
+			// module it compressed before (siblingcache_test.go tests
+			// the cache itself).
+			Siblings: defaultSiblingCache(),
 		})
 		if b.err == nil {
 			t.Logf("built the site: %s", b.stats)

@@ -32,15 +32,11 @@ var pagefindBin = filepath.Join("build", "search", "node_modules", ".bin", "page
 // indexed by its title and summary (.w-head), not its toolbar, controls,
 // replay buttons, output (its charts and figures) or embed snippet.
 //
-// Pagefind parses every element of a page, the excluded ones included:
-// given copies of the 1,000 pages of the bench's corpus without them and
-// without the spans of highlighted code, it took 1.1 s of CPU instead of
-// 1.7 to 1.9 s. But writing those copies to a folder of their own and
-// removing them cost more than that saved on the shared build machine
-// (1,000 files and folders: 2.7 to 3.0 s of CPU for copies and index,
-// against 2.0 to 2.4 s for the pages, three runs each), and Pagefind's
-// Node API, which takes pages from memory, used more CPU than the
-// command; so Pagefind reads the pages themselves.
+// Pagefind parses every element of a page, the excluded ones included,
+// so it would index copies of the pages stripped of them faster; but
+// writing those copies and removing them costs more CPU than it saves,
+// and Pagefind's Node API, which takes pages from memory, uses more CPU
+// than the command. So Pagefind reads the pages themselves.
 var searchSkip = []string{"a.anchor", ".w-tools", ".w-controls", ".w-player", ".w-output", ".w-embed", ".w-nojs", ".w-sr"}
 
 // searchRoot is where Pagefind starts reading each page, passed as
@@ -49,12 +45,8 @@ var searchSkip = []string{"a.anchor", ".w-tools", ".w-controls", ".w-player", ".
 // head, site header and footer alone, which it would otherwise walk on
 // every page only to index none of them. Nothing the index holds is
 // outside it: the title Pagefind records is the article's h1, and the
-// language still comes from <html lang>. On the bench's 1,000 articles it
-// took 1.58 to 1.73 s of user CPU instead of 1.68 to 2.04 s (four runs of
-// each, interleaved, load 4; 1.63 to 2.13 s against 1.95 to 2.20 s in four
-// more at load 8, its system time as noisy as the saving), and wrote the
-// same index byte for byte, as it does for the handbook
-// (TestSearchRootIndexesTheSame).
+// language still comes from <html lang>. It writes the same index, byte
+// for byte (TestSearchRootIndexesTheSame), for less of Pagefind's CPU.
 const searchRoot = "[data-pagefind-body]"
 
 // pagefindUnused are the files of Pagefind's bundle the site does not

@@ -60,7 +60,7 @@ var Rows = []Row{
 	{"outbox", "a relay crash, an inbox", nil, map[string]string{"published": "2", "emails": "1"}},
 	{"saga", "the hotel fails, a crash after the flight", nil, map[string]string{"charges": "1", "undos": "1"}},
 	{"ordering", "dedupe ends on starter", nil, map[string]string{"plan": "starter"}},
-	{"ordering", "a watermark ends on pro", map[string]string{"strategy": "watermark"}, map[string]string{"plan": "pro"}},
+	{"ordering", "a version guard ends on pro", map[string]string{"strategy": "version-guard"}, map[string]string{"plan": "pro"}},
 	{"sent-marker", "the redelivered job sees the marker", nil, map[string]string{"sent": "1"}},
 	{"cas", "ship twice with the version check", nil, map[string]string{"shipments": "1", "version": "8"}},
 
@@ -99,6 +99,7 @@ var Rows = []Row{
 	{"lock", "setnx, store down, fail-open", map[string]string{"store": "down", "on-down": "fail-open"}, lockWant(2, 2, 0, 0, 0, 2)},
 	{"lock", "setnx, store down, fail-closed", map[string]string{"store": "down", "on-down": "fail-closed"}, lockWant(1, 5, 1, 1, 2, 120)},
 	{"lock", "setnx, retry 200", map[string]string{"retry": "200"}, lockWant(1, 3, 1, 1, 0, 200)},
+	{"lock", "setnx, retry 300 (after the lock expired)", map[string]string{"retry": "300"}, lockWant(2, 3, 1, 0, 0, 302)},
 	{"lock", "setnx, retry 200, evict on", map[string]string{"retry": "200", "evict": "on"}, lockWant(2, 3, 1, 0, 0, 202)},
 }
 

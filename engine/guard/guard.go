@@ -44,6 +44,11 @@ type Params struct {
 	Strategy Strategy //
 	Spread   int      // 0: together, in lockstep; else arrivals spread over 0..Spread rounds, random order (4 gives check-then-insert 10 to 20 rows, as a real PostgreSQL does when duplicates arrive a few milliseconds apart around a short card call)
 	Seed     uint64   // the arrivals and interleavings when Spread is above 0
+	// Schedule is the order of the events due at one instant: 0 the
+	// order they were scheduled in, the published figures' order; any
+	// other seed a permutation of it (sim.Sim.Reorder): here, the order of the handlers' steps within each round, in lockstep too. It is not a
+	// parameter of the widget: retrylab sim --schedule sets it.
+	Schedule uint64
 }
 
 // Fixed parts of the model.
@@ -116,6 +121,7 @@ func RunInto(p Params, res *Result) error {
 	// handlers (the burst's, then the two follow-ups'), one for the names.
 	m := &model{p: p, db: db{unique: p.Strategy != CheckThenInsert, rows: make([]row, 0, p.N+2)}, r: -1}
 	m.s.Seed(p.Seed)
+	m.s.Reorder(p.Schedule)
 	m.s.Trace = res.Trace[:0]
 	// Room for every step of the burst and the two follow-ups, so the
 	// trace is allocated once, at its size, rather than copied as it grows.
@@ -205,6 +211,7 @@ func (m *model) round(r int) {
 	if m.p.Spread > 0 {
 		m.s.Rand.Shuffle(len(active), func(i, j int) { active[i], active[j] = active[j], active[i] })
 	}
+	m.s.Ties(len(active), func(i, j int) { active[i], active[j] = active[j], active[i] })
 	for _, h := range active {
 		m.step(h)
 	}

@@ -41,6 +41,11 @@ type Params struct {
 	Lease    time.Duration // the keeper's lease: how long a claim holds before a retry may take it over
 	Retry    time.Duration // when the client retries after getting no answer, from its first send
 	Recovery bool          // the work records recovery points, and a takeover resumes from them
+	// Schedule is the order of the events due at one instant: 0 the
+	// order they were scheduled in, the published figures' order; any
+	// other seed a permutation of it (sim.Sim.Reorder), and each retry after a 409 up to a second later than its Retry-After (sim.Sim.Jitter). It is not a
+	// parameter of the widget: retrylab sim --schedule sets it.
+	Schedule uint64
 }
 
 // Call is how long the processor's charge call takes. A first request
@@ -101,6 +106,7 @@ func play(p Params) (Result, *idem.MemoryStore, error) {
 		return Result{}, nil, err
 	}
 	s := sim.New(0)
+	s.Reorder(p.Schedule)
 	srv := &server{p: p, sim: s, store: idem.NewMemoryStore(), byKey: map[string]string{}}
 	srv.keeper = idem.Keeper{
 		Store: srv.store,
@@ -150,7 +156,7 @@ func (c *client) send(n int) {
 	s.Record(sim.Event{Kind: Answer, Lane: "server", To: "client", Ref: a.charge, N: a.status,
 		M: a.retryAfter, OK: a.replayed})
 	if a.status == statusConflict {
-		s.After(time.Duration(a.retryAfter)*time.Second, func() { c.send(n + 1) })
+		s.After(time.Duration(a.retryAfter)*time.Second+s.Jitter(time.Second), func() { c.send(n + 1) })
 		return
 	}
 	c.done = true

@@ -67,6 +67,7 @@
 //	setnx, store down, fail-open                2     2         0       0           0       2
 //	setnx, store down, fail-closed              1     5         1       1           2     120
 //	setnx, retry 200                            1     3         1       1           0     200
+//	setnx, retry 300 (after the lock expired)   2     3         1       0           0     302
 //	setnx, retry 200, evict on                  2     3         1       0           0     202
 //
 // Some of the arithmetic:
@@ -85,13 +86,16 @@
 //   - fail-closed: both are answered 503 at t = 0 (the store is down until
 //     30 s); at 60 s sender 1 takes the lock, sender 2 gets a 409, and at
 //     120 s the saved result: 2 + 2 + 1 = 5 sends.
+//   - retry 300: sender 2, refused at 0, comes back at 300 s, when the
+//     lock has just expired; SET NX takes it before anything reads the
+//     saved result, and the card is charged again, answered at 302 s.
 //   - retry 200 with an eviction at 120 s: the eviction drops the lock and
 //     the result, so sender 2's send at 200 s takes a new lock and charges
 //     again, answered at 202 s.
 //
 // The lesson: a lock with a TTL is not a record of what happened. A crash,
-// a call slower than the lock or an eviction turns it into a second
-// charge, and failing open during an outage does too. The chapter sets it
+// a call slower than the lock, a retry after it or an eviction turns it
+// into a second charge, and failing open during an outage does too. The chapter sets it
 // beside the durable claim before work of engine/idem, with its lease,
 // fence and recovery points.
 package lock

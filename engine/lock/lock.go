@@ -131,6 +131,7 @@ func RunInto(p Params, res *Result) error {
 		return err
 	}
 	r := &run{p: p, senders: make([]sender, p.Dupes)}
+	r.s.Reorder(p.Schedule)
 	r.s.Trace = res.Trace[:0]
 	// Room for six events a sender, what a run without a fault makes: its
 	// send, the guard's command, the work, the charge, the save and the
@@ -151,7 +152,7 @@ func RunInto(p Params, res *Result) error {
 	r.s.Reserve(events, 2*p.Dupes+1)
 	r.names.Grow(sim.NamesLen("sender-", p.Dupes) + sends*len("sender-100/1"))
 	// The eviction is scheduled before any send, so that at the same
-	// instant it comes first.
+	// instant it comes first (at schedule seed 0).
 	if p.Evict {
 		r.s.At(p.EvictAt, r.evict)
 	}
@@ -275,15 +276,16 @@ func (r *run) send(sd *sender) {
 	ref := r.sendRef(sd, n)
 	r.s.Record(sim.Event{Kind: EvSend, Lane: sd.name, To: "server", N: n, Ref: ref})
 	// The timeout is scheduled before the server's answer: an answer due
-	// at the very instant the sender stops waiting comes too late.
+	// at the very instant the sender stops waiting comes too late (at
+	// schedule seed 0; another may put the answer first).
 	r.s.Schedule(r.s.Now()+r.p.Timeout, &sd.timeout)
 	r.handle(sd, n, ref)
 }
 
 // timeout is the end of the wait for sd's oldest send not timed out yet.
 // A sender's timeouts are due in the order of its sends, all Timeout
-// after them (two at one instant run in the order they were scheduled),
-// so the k-th to fire is the k-th send's.
+// after them, so the k-th to fire is the k-th send's (two at one instant
+// are the same handler, whichever order they run in).
 func (r *run) timeout(sd *sender) {
 	sd.fired++
 	n := sd.fired

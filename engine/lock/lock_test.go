@@ -29,6 +29,7 @@ func TestFigures(t *testing.T) {
 		{"setnx, store down, fail-open", func(p *Params) { p.Store = Down; p.OnDown = FailOpen }, 2, 2, 0, 0, 0, done(2)},
 		{"setnx, store down, fail-closed", func(p *Params) { p.Store = Down; p.OnDown = FailClosed }, 1, 5, 1, 1, 2, done(120)},
 		{"setnx, retry 200", func(p *Params) { p.Retry = 200 * time.Second }, 1, 3, 1, 1, 0, done(200)},
+		{"setnx, retry 300 (after the lock expired)", func(p *Params) { p.Retry = 300 * time.Second }, 2, 3, 1, 0, 0, done(302)},
 		{"setnx, retry 200, evict on", func(p *Params) { p.Retry = 200 * time.Second; p.Evict = true }, 2, 3, 1, 0, 0, done(202)},
 	} {
 		p := Binding.Defaults()

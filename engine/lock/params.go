@@ -81,6 +81,12 @@ type Params struct {
 	Store   Store
 	Outage  time.Duration // how long the store is down from t = 0, when Store is Down
 	OnDown  OnDown
+
+	// Schedule is the order of the events due at one instant: 0 the
+	// order they were scheduled in, the published figures' order; any
+	// other seed a permutation of it (sim.Sim.Reorder). It is not a
+	// parameter of the widget: retrylab sim --schedule sets it.
+	Schedule uint64
 }
 
 // Bounds. A week (604,800 s) is the longest any duration may be: longer

@@ -29,7 +29,12 @@ type Model struct {
 	// erased, for code that handles every model's parameters alike.
 	Params Params
 
-	run    func(param.Values) (Run, error)
+	// Reorders reports whether the model has simultaneous events that a
+	// schedule seed reorders (its Def's Schedule); RunSchedule of another
+	// model runs it as Run does.
+	Reorders bool
+
+	run    func(param.Values, uint64) (Run, error)
 	repeat func(param.Values) func() (sim.Trace, error)
 }
 
@@ -73,7 +78,12 @@ type Table struct {
 
 // Run runs the model with checked values. The error is for values the
 // declaration accepts and the run cannot take (too long to simulate).
-func (m *Model) Run(v param.Values) (Run, error) { return m.run(v) }
+func (m *Model) Run(v param.Values) (Run, error) { return m.run(v, 0) }
+
+// RunSchedule runs the model with checked values and a schedule seed: 0
+// is Run, and any other seed orders the events due at one instant as
+// sim.Sim.Reorder says. The same values and seed replay the same run.
+func (m *Model) RunSchedule(v param.Values, schedule uint64) (Run, error) { return m.run(v, schedule) }
 
 // Repeat returns a function that runs the model with v, each time into
 // the room of its last run (the models' RunInto), as a caller that runs a
@@ -99,6 +109,9 @@ type Def[P, R any] struct {
 	Figures func(p P, r *R) map[string]string
 	Report  func(p P, r *R) Report
 	Trace   func(r *R) sim.Trace
+	// Schedule, for a model with simultaneous events, sets the schedule
+	// seed of its Params (nil: the model has none to reorder).
+	Schedule func(p *P, seed uint64)
 }
 
 // Of makes the Model of d.
@@ -115,15 +128,18 @@ func Of[P, R any](d Def[P, R]) *Model {
 		}
 	}
 	return &Model{
-		Name: d.Name, Title: d.Title, Schema: b.Schema,
+		Name: d.Name, Title: d.Title, Schema: b.Schema, Reorders: d.Schedule != nil,
 		Params: Params{
 			Defaults: func() any { return b.Defaults() },
 			Read:     func(v param.Values) any { return b.Read(v) },
 			Raw:      func(p any) map[string]string { return b.Raw(p.(P)) },
 			Check:    func(p any) error { return b.Check(p.(P)) },
 		},
-		run: func(v param.Values) (Run, error) {
+		run: func(v param.Values, schedule uint64) (Run, error) {
 			p := b.Read(v)
+			if d.Schedule != nil {
+				d.Schedule(&p, schedule)
+			}
 			r, err := d.Run(p)
 			if err != nil {
 				return Run{}, err

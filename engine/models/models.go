@@ -28,7 +28,8 @@ var All = []*Model{
 	Of(Def[payment.Params, payment.Result]{
 		Name: "payment", Title: "The double charge: a lossy network, retries, and idempotency keys.",
 		Binding: payment.Binding, Run: payment.Run, Into: payment.RunInto,
-		Trace: func(r *payment.Result) sim.Trace { return r.Trace },
+		Trace:    func(r *payment.Result) sim.Trace { return r.Trace },
+		Schedule: func(p *payment.Params, seed uint64) { p.Schedule = seed },
 		Figures: func(_ payment.Params, r *payment.Result) map[string]string {
 			return map[string]string{"charges": itoa(len(r.Charges)), "receipt": r.Receipt}
 		},
@@ -54,7 +55,8 @@ var All = []*Model{
 	Of(Def[guard.Params, guard.Result]{
 		Name: "guard", Title: "Twenty duplicates at the same instant, three ways to guard.",
 		Binding: guard.Binding, Run: guard.Run, Into: guard.RunInto,
-		Trace: func(r *guard.Result) sim.Trace { return r.Trace },
+		Trace:    func(r *guard.Result) sim.Trace { return r.Trace },
+		Schedule: func(p *guard.Params, seed uint64) { p.Schedule = seed },
 		Figures: func(_ guard.Params, r *guard.Result) map[string]string {
 			return map[string]string{"rows": itoa(r.Rows), "charges": itoa(r.Charges), "statuses": statuses(r.Statuses, ":", ",")}
 		},
@@ -159,7 +161,7 @@ var All = []*Model{
 	}),
 
 	Of(Def[ordering.Params, ordering.Result]{
-		Name: "ordering", Title: "Events out of order and twice: dedupe against a watermark.",
+		Name: "ordering", Title: "Events out of order and twice: dedupe against a version guard.",
 		Binding: ordering.Binding, Run: ordering.Run, Into: ordering.RunInto,
 		Trace: func(r *ordering.Result) sim.Trace { return r.Trace },
 		Figures: func(_ ordering.Params, r *ordering.Result) map[string]string {
@@ -221,7 +223,8 @@ var All = []*Model{
 	Of(Def[lock.Params, lock.Result]{
 		Name: "lock", Title: "An idempotency key store in Redis: GET then SET, or a SET NX lock beside the result.",
 		Binding: lock.Binding, Run: lock.Run, Into: lock.RunInto,
-		Trace: func(r *lock.Result) sim.Trace { return r.Trace },
+		Trace:    func(r *lock.Result) sim.Trace { return r.Trace },
+		Schedule: func(p *lock.Params, seed uint64) { p.Schedule = seed },
 		Figures: func(_ lock.Params, r *lock.Result) map[string]string {
 			done := "never"
 			if r.DoneAt != nil {
@@ -251,7 +254,8 @@ var All = []*Model{
 	Of(Def[lease.Params, lease.Result]{
 		Name: "lease", Title: "A crashed request, a lease, a retry, and recovery points: count the charges.",
 		Binding: lease.Binding, Run: lease.Run,
-		Trace: func(r *lease.Result) sim.Trace { return r.Trace },
+		Trace:    func(r *lease.Result) sim.Trace { return r.Trace },
+		Schedule: func(p *lease.Params, seed uint64) { p.Schedule = seed },
 		Figures: func(_ lease.Params, r *lease.Result) map[string]string {
 			return map[string]string{"charges": itoa(r.Charges), "retry": r.Retry, "receipt": r.Receipt, "payments": itoa(r.Payments)}
 		},

@@ -19,13 +19,13 @@ func TestSentences(t *testing.T) {
 			"evt_2 arrives: plan pro, t = 60.",
 			"evt_2 was applied before: skip it.",
 		}},
-		{"watermark", Params{Strategy: Watermark, Arrival: []string{"evt_2", "evt_1", "evt_2"}}, []string{
+		{"version-guard", Params{Strategy: VersionGuard, Arrival: []string{"evt_2", "evt_1", "evt_2"}}, []string{
 			"evt_2 arrives: plan pro, t = 60.",
 			"Apply evt_2: the plan is now pro.",
 			"evt_1 arrives: plan starter, t = 0.",
-			"evt_1 (t = 0) is no newer than the watermark (t = 60): skip it.",
+			"evt_1 (t = 0) is no newer than the newest applied (t = 60): skip it.",
 			"evt_2 arrives: plan pro, t = 60.",
-			"evt_2 (t = 60) is no newer than the watermark (t = 60): skip it.",
+			"evt_2 (t = 60) is no newer than the newest applied (t = 60): skip it.",
 		}},
 	} {
 		res, err := Run(c.p)

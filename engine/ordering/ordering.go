@@ -1,6 +1,6 @@
 // This file is the model: the events, the arrivals and the consumer,
 // which applies or skips each delivery by its strategy, keeping the plan
-// and the watermark. The rules and the published figures are the
+// and its high-water mark. The rules and the published figures are the
 // package's documentation (doc.go).
 
 package ordering
@@ -17,13 +17,13 @@ import (
 type Strategy string
 
 const (
-	NoGuard   Strategy = "none"      // apply every event as it arrives
-	Dedupe    Strategy = "dedupe"    // skip an event id already applied
-	Watermark Strategy = "watermark" // skip an event no newer than the last applied (repeats included)
+	NoGuard      Strategy = "none"          // apply every event as it arrives
+	Dedupe       Strategy = "dedupe"        // skip an event id already applied
+	VersionGuard Strategy = "version-guard" // skip an event no newer than the newest applied (repeats included)
 )
 
 // Strategies lists the strategies in the order the article shows them.
-var Strategies = []Strategy{NoGuard, Dedupe, Watermark}
+var Strategies = []Strategy{NoGuard, Dedupe, VersionGuard}
 
 // Event is one webhook event.
 type Event struct {
@@ -111,8 +111,8 @@ func RunInto(p Params, res *Result) error {
 	return nil
 }
 
-// consumer is the subscriber's side: the plan and the watermark, the time
-// of the newest event it applied.
+// consumer is the subscriber's side: the plan and its high-water mark,
+// the time of the newest event it applied.
 type consumer struct {
 	strategy Strategy
 	plan     string
@@ -125,8 +125,8 @@ func (c *consumer) take(e Event, applied []string) (skippedBy Strategy) {
 	switch {
 	case c.strategy == Dedupe && slices.Contains(applied, e.ID):
 		return Dedupe
-	case c.strategy == Watermark && e.At <= c.mark:
-		return Watermark
+	case c.strategy == VersionGuard && e.At <= c.mark:
+		return VersionGuard
 	}
 	c.mark = max(c.mark, e.At)
 	c.plan = e.Plan
@@ -152,7 +152,7 @@ var events sim.Family
 var (
 	Deliver = events.Kind("deliver") // an event arrives: Detail its plan, N its time at the sender in seconds
 	Apply   = events.Kind("apply")   // the consumer applied it: Detail its plan
-	Skip    = events.Kind("skip")    // the consumer skipped it: Detail the Strategy that did, N its time and M the watermark's, in seconds
+	Skip    = events.Kind("skip")    // the consumer skipped it: Detail the Strategy that did, N its time and M the high-water mark's, in seconds
 )
 
 // The kinds' sentences are written from the fields, when shown.
@@ -165,8 +165,8 @@ func say(e sim.Event) string {
 	case Apply:
 		return "Apply " + e.Ref + ": the plan is now " + e.Detail + "."
 	case Skip:
-		if Strategy(e.Detail) == Watermark {
-			return e.Ref + " (t = " + strconv.Itoa(e.N) + ") is no newer than the watermark (t = " + strconv.Itoa(e.M) + "): skip it."
+		if Strategy(e.Detail) == VersionGuard {
+			return e.Ref + " (t = " + strconv.Itoa(e.N) + ") is no newer than the newest applied (t = " + strconv.Itoa(e.M) + "): skip it."
 		}
 		return e.Ref + " was applied before: skip it."
 	}

@@ -7,7 +7,7 @@ import (
 )
 
 // evt_2 (pro, t=60), evt_1 (starter, t=0), evt_2 again: dedupe ends on
-// starter, a watermark on event time ends on pro (the package documentation).
+// starter, a version guard on event time ends on pro (the package documentation).
 func TestFigures(t *testing.T) {
 	for _, c := range []struct {
 		s       Strategy
@@ -15,7 +15,7 @@ func TestFigures(t *testing.T) {
 		applied []string
 	}{
 		{Dedupe, "starter", []string{"evt_2", "evt_1"}},
-		{Watermark, "pro", []string{"evt_2"}},
+		{VersionGuard, "pro", []string{"evt_2"}},
 		// Applying everything ends on pro only because evt_2 came again.
 		{NoGuard, "pro", []string{"evt_2", "evt_1", "evt_2"}},
 	} {
@@ -31,17 +31,17 @@ func TestFigures(t *testing.T) {
 	}
 }
 
-// The watermark is right for every arrival order; dedupe only when the
+// The version guard is right for every arrival order; dedupe only when the
 // events come in order.
-func TestWatermarkIsRightForEveryOrder(t *testing.T) {
+func TestVersionGuardIsRightForEveryOrder(t *testing.T) {
 	orders := [][]string{
 		{"evt_1", "evt_2"}, {"evt_2", "evt_1"}, {"evt_1", "evt_1", "evt_2", "evt_2"},
 		{"evt_2", "evt_2", "evt_1"}, {"evt_1"}, {"evt_2", "evt_1", "evt_1", "evt_2", "evt_1"},
 	}
 	for _, o := range orders {
-		res, err := Run(Params{Strategy: Watermark, Arrival: o})
+		res, err := Run(Params{Strategy: VersionGuard, Arrival: o})
 		if err != nil || !res.Correct || len(res.Trace) != len(o)*2 {
-			t.Errorf("watermark, %v: %+v, %v", o, res.Summary, err)
+			t.Errorf("version-guard, %v: %+v, %v", o, res.Summary, err)
 		}
 	}
 	if res, _ := Run(Params{Strategy: Dedupe, Arrival: []string{"evt_2", "evt_1"}}); res.Correct {
@@ -54,7 +54,7 @@ func TestValidate(t *testing.T) {
 		p    Params
 		want string
 	}{
-		{Params{Strategy: "lww", Arrival: []string{"evt_1"}}, `strategy: "lww" is not allowed (allowed: none, dedupe, watermark)`},
+		{Params{Strategy: "lww", Arrival: []string{"evt_1"}}, `strategy: "lww" is not allowed (allowed: none, dedupe, version-guard)`},
 		{Params{Strategy: Dedupe, Arrival: []string{"evt_1", "evt_9"}}, `arrival: "evt_9" is not allowed (allowed: evt_1, evt_2)`},
 		{Params{Strategy: Dedupe}, `arrival: "" has 0 items (allowed: at least 1)`},
 		{Params{Strategy: Dedupe, Arrival: strings.Split("evt_1,evt_1,evt_1,evt_1,evt_1,evt_1,evt_1,evt_1,evt_2", ",")}, `arrival: "evt_1,evt_1,evt_1,evt_1,evt_1,evt_1,evt_1,evt_1,evt_2" has 9 items (allowed: at most 8)`},

@@ -6,7 +6,7 @@ import "github.com/retrylab/retrylab/engine/param"
 // evt_2, evt_1, evt_2 against dedupe.
 func (p *Params) Bind(b *param.Binder) {
 	param.OneOf(b, &p.Strategy, Strategies, param.Param{Name: "strategy", Label: "Consumer", Default: string(Dedupe),
-		Help: "none: apply every event; dedupe: skip an event id already applied; watermark: skip an event no newer than the last applied"})
+		Help: "none: apply every event; dedupe: skip an event id already applied; version-guard: skip an event no newer than the newest applied"})
 	param.ListOf(b, &p.Arrival, eventIDs, param.Param{Name: "arrival", Label: "Arrival order", Default: "evt_2, evt_1, evt_2",
 		MinItems: 1, MaxItems: MaxArrivals,
 		Help: "the events in the order they arrive (evt_1: starter, sent at t = 0 s; evt_2: pro, sent at t = 60 s)"})

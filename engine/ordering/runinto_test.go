@@ -9,7 +9,7 @@ import (
 // TestRunIntoReusesItsRoom: see simtest.RunInto.
 func TestRunIntoReusesItsRoom(t *testing.T) {
 	long, short := Binding.Defaults(), Binding.Defaults()
-	long.Strategy, long.Arrival = Watermark, []string{"evt_1", "evt_2", "evt_1", "evt_2", "evt_2"}
+	long.Strategy, long.Arrival = VersionGuard, []string{"evt_1", "evt_2", "evt_1", "evt_2", "evt_2"}
 	err := simtest.RunInto(long, short, RunInto, Run)
 	if err != nil {
 		t.Fatal(err)

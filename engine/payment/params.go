@@ -51,6 +51,11 @@ type Params struct {
 	Faults   []Fault // the network's fault for attempt 1, 2, ...; ok after the list
 	Attempts int     // how many times the client tries before it gives up
 	Amount   int64   // in cents
+	// Schedule is the order of the events due at one instant: 0 the
+	// order they were scheduled in, the published figures' order; any
+	// other seed a permutation of it (sim.Sim.Reorder), and each message on the network up to a Timeout late (sim.Sim.Jitter), so that an answer may come after its client stopped waiting. It is not a
+	// parameter of the widget: retrylab sim --schedule sets it.
+	Schedule uint64
 }
 
 // Bind declares the parameters: the widget's controls, the markdown

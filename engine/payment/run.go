@@ -68,6 +68,7 @@ func RunInto(p Params, res *Result) error {
 	// is allocated once rather than copied as it grows. The queue holds
 	// at most an attempt's timeout and its message in flight. Each
 	// attempt reaches the server once at most, so charges at most once.
+	c.s.Reorder(p.Schedule)
 	c.s.Trace = res.Trace[:0]
 	c.s.Reserve(mostEvents(p), 2)
 	ledger := res.Charges[:0]
@@ -147,9 +148,13 @@ func (c *client) attempt(n int) {
 	f := &c.flights[n-1]
 	*f = flight{c: c, n: n, req: Request{Account: Account, Key: key, Body: c.body, Attempt: n}, fault: c.p.fault(n)}
 	f.timer.f = f
-	c.s.Schedule(c.s.Now()+Latency, f)
+	c.s.Schedule(c.s.Now()+c.trip(), f)
 	c.s.Schedule(c.s.Now()+Timeout, &f.timer)
 }
+
+// trip is how long a message takes on the network: Latency, and under a
+// schedule seed up to a Timeout more.
+func (c *client) trip() time.Duration { return Latency + c.s.Jitter(Timeout) }
 
 // flight is one attempt under way: its request, then its answer, on the
 // network, and the client waiting for it.
@@ -184,14 +189,14 @@ func (f *flight) Handle() {
 	case 1:
 		f.rep = c.srv.Pay(f.req)
 		f.leg = 2
-		c.s.Schedule(c.s.Now()+Latency, f)
+		c.s.Schedule(c.s.Now()+c.trip(), f)
 	case 2:
 		if f.fault == LoseResponse {
 			c.s.Record(sim.Event{Kind: EvResponseLost, Lane: "network", OK: f.rep.ChargeID != ""})
 			return
 		}
 		if f.abandoned {
-			return // too late: the client stopped waiting (not with these timings)
+			return // too late: the client stopped waiting (only a schedule seed's delays make this happen)
 		}
 		f.answered = true
 		c.answer(f.rep)

@@ -1,7 +1,7 @@
 // Package sim is the deterministic core every model in the engine runs on: a
 // virtual clock, an event queue ordered by time (ties broken by the order in
-// which events were scheduled), a seeded random generator and a trace of the
-// events a reader should see.
+// which events were scheduled, or in an order drawn from a schedule seed), a
+// seeded random generator and a trace of the events a reader should see.
 //
 // Nothing here reads the wall clock, sleeps or prints: a run is a pure
 // function of its parameters and seed, so the same seed replays the same run
@@ -23,6 +23,12 @@ type Sim struct {
 	Rand  *Rand
 	Trace Trace
 	rand  Rand // what Rand points at: one allocation for the run
+
+	// order draws the order of simultaneous events when reorder is set
+	// (Reorder); its draws are apart from Rand's, so that a model's own
+	// randomness is the same whatever the order.
+	order   Rand
+	reorder bool
 }
 
 // New returns a simulation at virtual time 0 whose randomness comes from seed.
@@ -52,7 +58,8 @@ func (s *Sim) Reserve(events, queued int) {
 func (s *Sim) Now() time.Duration { return s.now }
 
 // At schedules fn at virtual time t. A time in the past runs at the current
-// time, after what is already due: the clock never goes backwards.
+// time, after what is already due (among it, under a schedule seed:
+// Reorder): the clock never goes backwards.
 func (s *Sim) At(t time.Duration, fn func()) { s.Schedule(t, call(fn)) }
 
 // After schedules fn d after the current virtual time.
@@ -75,8 +82,49 @@ func (s *Sim) Schedule(t time.Duration, h Handler) {
 	if t < s.now {
 		t = s.now
 	}
+	if s.reorder {
+		// A random place among the events due at t: the order of any
+		// set of simultaneous events is a uniform permutation, and an
+		// event still runs only after the one that scheduled it.
+		s.queue.push(t, s.order.Uint64(), h)
+		return
+	}
 	s.seq++
 	s.queue.push(t, s.seq, h)
+}
+
+// Reorder makes the events due at one virtual time run in an order drawn
+// from seed instead of the order they were scheduled in; 0 keeps that
+// order, which every published figure is a run of. Time order and cause
+// are kept: an event never runs before an earlier one, nor before the
+// event that scheduled it. The same seed replays the same order. A model
+// calls it before it schedules anything, with its Params' schedule seed,
+// so that exploring orders is a matter of running it with other seeds.
+func (s *Sim) Reorder(seed uint64) {
+	s.reorder = seed != 0
+	if s.reorder {
+		s.order = seeded(seed)
+	}
+}
+
+// Ties permutes n things that happen at one instant, which a model runs
+// itself rather than through the queue (the handlers of one round), with
+// swap, in an order drawn from the schedule seed; at seed 0 (Reorder) it
+// leaves them as they are, and draws nothing.
+func (s *Sim) Ties(n int, swap func(i, j int)) {
+	if s.reorder {
+		s.order.Shuffle(n, swap)
+	}
+}
+
+// Jitter is a delay in [0, max] drawn from the schedule seed, in whole
+// milliseconds, for a model whose messages may arrive a little late; at
+// seed 0 (Reorder) it is 0, and draws nothing.
+func (s *Sim) Jitter(max time.Duration) time.Duration {
+	if !s.reorder || max < time.Millisecond {
+		return 0
+	}
+	return time.Duration(s.order.Intn(int(max/time.Millisecond)+1)) * time.Millisecond
 }
 
 // Pending is the number of scheduled events not yet run.

@@ -17,18 +17,16 @@ import (
 
 // WasmFlags are the go build flags of every module the site ships:
 // -trimpath keeps local paths out, and -ldflags=-s -w drops the symbol
-// table and DWARF (2% of the page's module: 2,913,942 bytes to 2,855,568
-// when measured).
+// table and DWARF (about 2% of the page's module).
 //
 // The -gcflags compile the page's own packages without inlining, for
 // size: in WebAssembly an inlined call is a copy of the callee's body at
 // every call site, and the views, which make thousands of small calls
-// (an attribute list, a word, a number), grow the most. Measured on the
-// page's module: 4,124,927 bytes raw and 848,178 brotli 11 with inlining,
-// 3,937,300 and 801,522 without. The four packages whose loops make the
-// heaviest runs a reader can ask for (engine/sim's event queue and
-// backoff's, budget's and storm's 100,000 clients or requests) keep it:
-// inlining them off too would save only about 5 KB more (an empty
+// (an attribute list, a word, a number), grow the most; without it the
+// page's module is about 5% smaller, brotli 11. The four packages whose
+// loops make the heaviest runs a reader can ask for (engine/sim's event
+// queue and backoff's, budget's and storm's 100,000 clients or requests)
+// keep it: inlining them off too would save only about 5 KB more (an empty
 // -gcflags gives a package its default flags back: of the patterns a
 // package matches, the last one wins). The patterns name no package of
 // the standard library, nor bench/hello, so the runtime and syscall/js

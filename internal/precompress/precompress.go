@@ -13,13 +13,10 @@ import (
 )
 
 // GzipLevel is gzip's level for every copy: 6, the default
-// (gzip.DefaultCompression), not the best, 9. On the page's module
-// (3,938,196 bytes) level 9 is 0.75% smaller (1,077,525 bytes against
-// 1,085,685) and takes three times as long (525 ms against 173 ms); on the
-// playground's (14,374,533 bytes), 0.71% smaller for 1.60 s against
-// 0.60 s. A build makes both copies beside its pages, on the same two
-// cores, so level 9 cost every build 1.3 s of CPU, for copies that the
-// local servers send only to a client that takes no brotli.
+// (gzip.DefaultCompression), not the best, 9. On the modules level 9 is
+// under 1% smaller and takes about three times as long, and every build
+// makes their copies beside its pages, for copies that the local servers
+// send only to a client that takes no brotli.
 const GzipLevel = 6
 
 // Gzip writes data to w compressed with gzip at GzipLevel.
@@ -39,7 +36,7 @@ func Gzip(w io.Writer, data []byte) error {
 // of its header (RFC 1952, section 2.3.1) is 2 for the best compression
 // and 4 for the fastest, and compress/gzip writes 0 for every level
 // between. A build reuses the previous build's copy of an unchanged
-// module; one made at level 9, before GzipLevel was 6, is made again.
+// module only if it was made at GzipLevel; another is made again.
 func GzipCurrent(head []byte) bool {
 	const magic1, magic2, xfl = 0x1f, 0x8b, 8
 	if len(head) <= xfl || head[0] != magic1 || head[1] != magic2 {

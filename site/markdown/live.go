@@ -11,6 +11,8 @@ import (
 	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
+
+	"github.com/retrylab/retrylab/site/widget"
 )
 
 // A live block is a fenced code block whose info string is "live" and
@@ -176,7 +178,7 @@ func (r *liveRenderer) render(w util.BufWriter, source []byte, node gast.Node, e
 	if r.o.style != "" {
 		b.WriteString(`<link rel="stylesheet" href="` + html.EscapeString(r.o.style) + `">` + "\n")
 	}
-	b.WriteString(`<section class="widget live" id="` + id + `" data-widget="live" data-api="` + html.EscapeString(r.o.api) +
+	b.WriteString(`<section class="widget live" id="` + id + `" data-widget="` + widget.LiveWidget + `" data-api="` + html.EscapeString(r.o.api) +
 		`" data-selectors="` + html.EscapeString(liveSelectors()) + `" aria-labelledby="` + id + `-title">` + "\n")
 	b.WriteString(`<div class="w-head"><p class="w-title" id="` + id + `-title">Live: the sandbox API, from your browser</p>` +
 		`<p class="w-summary">Your browser sends each request below to the real API, as your own sandbox account.</p></div>` + "\n")

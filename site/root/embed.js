@@ -14,26 +14,29 @@
 // for, or a theme it does not know, is a short message in the div's place,
 // not a frame. The script may be included once per widget: a div is only
 // ever turned once.
-(function () {
+(() => {
   "use strict";
-  var me = document.currentScript;
+  // The names this script shares with the embed page, written in by the
+  // build from site/widget/names.go.
+  const names = /*names*/{};
+  const me = document.currentScript;
   if (!me || !me.src) return;
-  var origin = new URL(me.src).origin;
-  var frames = [];
+  const origin = new URL(me.src).origin;
+  const frames = [];
   // The simulators of the site, written here by its build.
-  var known = /*widgets*/[];
+  const known = /*widgets*/[];
   // Each theme is the color-scheme of the frame, which the embedded page
   // sees as its prefers-color-scheme (CSS Color Adjustment, "used color
   // scheme" of an embedded document).
-  var themes = { light: "light", dark: "dark", auto: "light dark" };
+  const themes = { light: "light", dark: "dark", auto: "light dark" };
 
   function src(div) {
-    var name = div.getAttribute("data-retrylab");
-    var query = [];
-    for (var i = 0; i < div.attributes.length; i++) {
+    const name = div.getAttribute("data-retrylab");
+    const query = [];
+    for (let i = 0; i < div.attributes.length; i++) {
       // Attribute names, not dataset: dataset would turn
       // data-skip-expired into skipExpired.
-      var a = div.attributes[i];
+      const a = div.attributes[i];
       if (a.name.slice(0, 5) !== "data-" || a.name.slice(0, 13) === "data-retrylab" || a.name === "data-theme") continue;
       query.push(encodeURIComponent(a.name.slice(5)) + "=" + encodeURIComponent(a.value));
     }
@@ -43,12 +46,12 @@
   // problem is what is wrong with the div's attributes, in their words,
   // or "".
   function problem(div) {
-    var name = div.getAttribute("data-retrylab");
+    const name = div.getAttribute("data-retrylab");
     if (known.indexOf(name) < 0) {
       return "data-retrylab=" + JSON.stringify(name) + " on the embed snippet: no simulator has that name (known: " + known.join(", ") + ")";
     }
-    var theme = div.getAttribute("data-theme");
-    if (theme !== null && !themes.hasOwnProperty(theme)) {
+    const theme = div.getAttribute("data-theme");
+    if (theme !== null && !Object.hasOwn(themes, theme)) {
       return "data-theme=" + JSON.stringify(theme) + " on the embed snippet is not allowed (allowed: light, dark, auto)";
     }
     return "";
@@ -56,11 +59,11 @@
 
   // say puts msg in the div's place: a small box of text.
   function say(div, msg) {
-    var p = document.createElement("p");
+    const p = document.createElement("p");
     p.className = "retrylab-problem";
     p.textContent = "retrylab: " + msg + ".";
     // Sized and coloured through the style object, as the frame is.
-    var s = p.style;
+    const s = p.style;
     s.margin = "0";
     s.padding = ".5rem .75rem";
     s.border = "1px solid #b42318";
@@ -72,21 +75,21 @@
   }
 
   function turn() {
-    var divs = document.querySelectorAll("div[data-retrylab]:not([data-retrylab-frame])");
-    for (var i = 0; i < divs.length; i++) {
-      var div = divs[i];
+    const divs = document.querySelectorAll("div[data-retrylab]:not([data-retrylab-frame])");
+    for (let i = 0; i < divs.length; i++) {
+      const div = divs[i];
       div.setAttribute("data-retrylab-frame", "");
       while (div.firstChild) div.removeChild(div.firstChild);
-      var bad = problem(div);
+      const bad = problem(div);
       if (bad) {
         say(div, bad);
         continue;
       }
-      var f = document.createElement("iframe");
+      const f = document.createElement("iframe");
       f.src = src(div);
       // The embed page words a refused parameter as the snippet's
       // attribute when its frame has this name (wasm/main.go).
-      f.name = "retrylab-snippet";
+      f.name = names.frame.snippet;
       f.title = "retrylab: the " + div.getAttribute("data-retrylab") + " simulator";
       f.loading = "lazy";
       f.style.colorScheme = themes[div.getAttribute("data-theme") || "light"];
@@ -106,10 +109,10 @@
     }
   }
 
-  window.addEventListener("message", function (ev) {
-    var d = ev.data;
-    if (ev.origin !== origin || !d || d.type !== "retrylab:height" || typeof d.height !== "number") return;
-    for (var i = 0; i < frames.length; i++) {
+  window.addEventListener("message", (ev) => {
+    const d = ev.data;
+    if (ev.origin !== origin || !d || d.type !== names.message.height || typeof d.height !== "number") return;
+    for (let i = 0; i < frames.length; i++) {
       // Only the frame the message came from, and only a frame this script made.
       if (frames[i].contentWindow === ev.source) {
         frames[i].style.height = Math.max(0, Math.ceil(d.height)) + "px";

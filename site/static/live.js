@@ -9,40 +9,39 @@
 // first (the development server answers /v1/ itself), then at the origin
 // data-api names (the published site's API). With no API to reach, the
 // panel says so and shows the same requests as curl commands.
-(function () {
+(() => {
   "use strict";
 
-  var TOKEN_KEY = "retrylab.live.token";
-  var BODY = '{"amount": 2500, "currency": "usd"}';
-  var LOCAL = "http://localhost:8787"; // `retrylab api`, for the curl commands when no API answers
-  var SHOWN = ["Content-Type", "Idempotency-Key", "Idempotent-Replayed", "Retry-After", "Location"];
-  var memoryToken = ""; // when localStorage is refused
+  const TOKEN_KEY = "retrylab.live.token";
+  const BODY = '{"amount": 2500, "currency": "usd"}';
+  const LOCAL = "http://localhost:8787"; // `retrylab api`, for the curl commands when no API answers
+  const SHOWN = ["Content-Type", "Idempotency-Key", "Idempotent-Replayed", "Retry-After", "Location"];
+  let memoryToken = ""; // when localStorage is refused
 
   function hex(n) {
-    var a = new Uint8Array(n);
+    const a = new Uint8Array(n);
     crypto.getRandomValues(a);
-    var s = "";
-    for (var i = 0; i < a.length; i++) s += ("0" + a[i].toString(16)).slice(-2);
+    let s = "";
+    for (let i = 0; i < a.length; i++) s += ("0" + a[i].toString(16)).slice(-2);
     return s;
   }
 
   function token(fresh) {
-    var t = "";
     try {
-      t = fresh ? "" : localStorage.getItem(TOKEN_KEY) || "";
+      let t = fresh ? "" : localStorage.getItem(TOKEN_KEY) || "";
       if (!t) {
         t = "sk_test_" + hex(8);
         localStorage.setItem(TOKEN_KEY, t);
       }
+      return t;
     } catch (e) {
       if (fresh || !memoryToken) memoryToken = "sk_test_" + hex(8);
-      t = memoryToken;
+      return memoryToken;
     }
-    return t;
   }
 
   function el(tag, cls, text) {
-    var e = document.createElement(tag);
+    const e = document.createElement(tag);
     if (cls) e.className = cls;
     if (text !== undefined) e.textContent = text;
     return e;
@@ -58,34 +57,34 @@
     if (root.hasAttribute("data-live-ready")) return;
     // The panel's parts, by the selectors it carries (declared once, in
     // site/markdown/live.go).
-    var sel = JSON.parse(root.getAttribute("data-selectors") || "{}");
+    const sel = JSON.parse(root.getAttribute("data-selectors") || "{}");
     function part(within, name) {
-      var el = sel[name] && within.querySelector(sel[name]);
+      const el = sel[name] && within.querySelector(sel[name]);
       if (!el) throw new Error("retrylab live panel: no " + name + " (data-selectors)");
       return el;
     }
-    var form = part(root, "controls");
-    var status = part(root, "status");
-    var log = part(root, "log");
-    var ledger = part(root, "ledger");
-    var curl = part(root, "curl");
-    var curlCode = curl.querySelector("code");
-    var send = part(form, "send");
-    var retry = part(form, "retry");
-    var account = part(form, "account");
-    var configured = (root.getAttribute("data-api") || "").replace(/\/+$/, "");
-    var candidates = [location.origin];
+    const form = part(root, "controls");
+    const status = part(root, "status");
+    const log = part(root, "log");
+    const ledger = part(root, "ledger");
+    const curl = part(root, "curl");
+    const curlCode = curl.querySelector("code");
+    const send = part(form, "send");
+    const retry = part(form, "retry");
+    const account = part(form, "account");
+    const configured = (root.getAttribute("data-api") || "").replace(/\/+$/, "");
+    const candidates = [location.origin];
     if (configured && configured !== location.origin) candidates.push(configured);
-    var api = candidates[candidates.length - 1];
+    let api = candidates[candidates.length - 1];
 
-    var tok = token(false);
-    var reachable = false;
-    var intent = null; // {id, key, attempts}
-    var session = []; // the curl commands of what was sent
-    var n = 0;
+    let tok = token(false);
+    let reachable = false;
+    let intent = null; // {id, key, attempts}
+    let session = []; // the curl commands of what was sent
+    let n = 0;
 
     function keysMode() {
-      var r = form.querySelector("input[name=keys]:checked");
+      const r = form.querySelector("input[name=keys]:checked");
       return r ? r.value : "per-intent";
     }
     function fault() { return form.elements.fault.value; }
@@ -93,7 +92,7 @@
     function say(text) { status.textContent = text; }
 
     function curlFor(req, base) {
-      var lines = ["curl -i " + base + "/v1/payments \\", "  -H " + quote("Authorization: Bearer " + tok) + " \\"];
+      const lines = ["curl -i " + base + "/v1/payments \\", "  -H " + quote("Authorization: Bearer " + tok) + " \\"];
       if (req.key) lines.push("  -H " + quote("Idempotency-Key: " + req.key) + " \\");
       if (req.fault) lines.push("  -H " + quote("Retrylab-Fault: " + req.fault) + " \\");
       lines.push("  -H " + quote("Content-Type: application/json") + " \\");
@@ -104,11 +103,11 @@
     // showCurl writes the curl session: what was sent, or what Send would
     // send, then the ledger.
     function showCurl() {
-      var base = reachable ? api : LOCAL;
-      var reqs = session.length ? session : [nextRequest(false, true)];
-      var parts = [];
+      const base = reachable ? api : LOCAL;
+      const reqs = session.length ? session : [nextRequest(false, true)];
+      const parts = [];
       if (!reachable) parts.push("# with `go run ./cmd/retrylab api` running");
-      for (var i = 0; i < reqs.length; i++) parts.push(curlFor(reqs[i], base));
+      for (let i = 0; i < reqs.length; i++) parts.push(curlFor(reqs[i], base));
       parts.push("curl " + base + "/v1/charges -H " + quote("Authorization: Bearer " + tok));
       curlCode.textContent = parts.join("\n\n");
     }
@@ -116,11 +115,11 @@
     // nextRequest is the next request: a new payment (retry false) or the
     // same payment again. preview leaves the state as it is.
     function nextRequest(isRetry, preview) {
-      var mode = keysMode();
-      var it = intent;
+      const mode = keysMode();
+      let it = intent;
       if (!isRetry || !it) it = { id: hex(4), attempts: 0 };
-      var attempt = it.attempts + 1;
-      var key = "";
+      const attempt = it.attempts + 1;
+      let key = "";
       if (mode === "per-intent") key = "order-" + it.id;
       if (mode === "per-attempt") key = "order-" + it.id + "-attempt-" + attempt;
       if (!preview) {
@@ -129,29 +128,29 @@
       }
       // The fault is for the first attempt: a retry goes out over a
       // network that works again.
-      return { key: key, fault: isRetry ? "" : fault(), attempt: attempt, retry: isRetry, mode: mode };
+      return { key, fault: isRetry ? "" : fault(), attempt, retry: isRetry, mode };
     }
 
     function exchange(isRetry) {
-      var req = nextRequest(isRetry, false);
+      const req = nextRequest(isRetry, false);
       session.push(req);
       showCurl();
       n++;
-      var item = el("li", "live-exchange");
+      const item = el("li", "live-exchange");
       item.setAttribute("data-kind", isRetry ? "retry" : "send");
       item.setAttribute("data-state", "waiting");
-      var head = el("p", "live-head", (isRetry ? "Retry, attempt " + req.attempt : "Send, a new payment") +
+      const head = el("p", "live-head", (isRetry ? "Retry, attempt " + req.attempt : "Send, a new payment") +
         (req.key ? " (key " + req.key + ")" : " (no key)"));
-      var reqText = "POST /v1/payments\nAuthorization: Bearer " + tok +
+      const reqText = "POST /v1/payments\nAuthorization: Bearer " + tok +
         (req.key ? "\nIdempotency-Key: " + req.key : "") +
         (req.fault ? "\nRetrylab-Fault: " + req.fault : "") +
         "\nContent-Type: application/json\n\n" + BODY;
-      var reqBox = el("div", "live-req");
+      const reqBox = el("div", "live-req");
       reqBox.appendChild(el("p", "live-label", "Request " + n));
       reqBox.appendChild(el("pre", "", reqText));
-      var resBox = el("div", "live-res");
+      const resBox = el("div", "live-res");
       resBox.appendChild(el("p", "live-label", "Answer"));
-      var resPre = el("pre", "", "waiting…");
+      const resPre = el("pre", "", "waiting…");
       resBox.appendChild(resPre);
       item.appendChild(head);
       item.appendChild(reqBox);
@@ -159,26 +158,26 @@
       log.appendChild(item);
       retry.disabled = false;
 
-      var headers = { "Authorization": "Bearer " + tok, "Content-Type": "application/json" };
+      const headers = { "Authorization": "Bearer " + tok, "Content-Type": "application/json" };
       if (req.key) headers["Idempotency-Key"] = req.key;
       if (req.fault) headers["Retrylab-Fault"] = req.fault;
-      return fetch(api + "/v1/payments", { method: "POST", headers: headers, body: BODY, mode: "cors", credentials: "omit", cache: "no-store" })
-        .then(function (res) {
-          return res.text().then(function (body) {
-            var lines = ["HTTP " + res.status + " " + res.statusText];
-            for (var i = 0; i < SHOWN.length; i++) {
-              var v = res.headers.get(SHOWN[i]);
+      return fetch(api + "/v1/payments", { method: "POST", headers, body: BODY, mode: "cors", credentials: "omit", cache: "no-store" })
+        .then((res) => {
+          return res.text().then((body) => {
+            const lines = ["HTTP " + res.status + " " + res.statusText];
+            for (let i = 0; i < SHOWN.length; i++) {
+              const v = res.headers.get(SHOWN[i]);
               if (v !== null) lines.push(SHOWN[i] + ": " + v);
             }
             resPre.textContent = lines.join("\n") + "\n\n" + pretty(body);
-            var replayed = res.headers.get("Idempotent-Replayed") === "true";
+            const replayed = res.headers.get("Idempotent-Replayed") === "true";
             item.setAttribute("data-state", "answered");
             item.setAttribute("data-status", String(res.status));
             item.setAttribute("data-replayed", String(replayed));
             if (replayed) head.appendChild(el("span", "live-badge", "replayed"));
             head.appendChild(el("span", "live-status-code", String(res.status)));
           });
-        }, function (err) {
+        }, (err) => {
           // A dropped connection reaches the page as a failed fetch, the
           // way a lost answer reaches any client: no status at all.
           item.setAttribute("data-state", "lost");
@@ -194,42 +193,42 @@
 
     function refresh() {
       return fetch(api + "/v1/charges", { headers: { "Authorization": "Bearer " + tok }, mode: "cors", credentials: "omit", cache: "no-store" })
-        .then(function (res) {
+        .then((res) => {
           if (!res.ok) throw new Error("HTTP " + res.status);
           return res.json();
         })
-        .then(function (list) {
-          var data = list.data || [];
-          var count = typeof list.count === "number" ? list.count : data.length;
+        .then((list) => {
+          const data = list.data || [];
+          const count = typeof list.count === "number" ? list.count : data.length;
           ledger.textContent = "";
           ledger.hidden = false;
           ledger.setAttribute("data-charges", String(count));
           ledger.setAttribute("data-after", String(n)); // requests sent when it was read
           root.setAttribute("data-charges", String(count));
-          var h = el("p", "live-label", "The card's charges (GET /v1/charges): " + count);
+          const h = el("p", "live-label", "The card's charges (GET /v1/charges): " + count);
           ledger.appendChild(h);
           if (data.length === 0) {
             ledger.appendChild(el("p", "live-none", "None yet."));
             return;
           }
-          var table = el("table", "live-charges");
-          var thead = el("thead");
-          var tr = el("tr");
-          ["Charge", "Amount", "Payment", "Idempotency-Key"].forEach(function (t) { var th = el("th", "", t); th.scope = "col"; tr.appendChild(th); });
+          const table = el("table", "live-charges");
+          const thead = el("thead");
+          const tr = el("tr");
+          ["Charge", "Amount", "Payment", "Idempotency-Key"].forEach((t) => { const th = el("th", "", t); th.scope = "col"; tr.appendChild(th); });
           thead.appendChild(tr);
           table.appendChild(thead);
-          var tb = el("tbody");
-          data.forEach(function (c) {
-            var row = el("tr");
-            [c.id, "$" + (c.amount / 100).toFixed(2), c.payment, c.idempotency_key || ""].forEach(function (t) { row.appendChild(el("td", "", t)); });
+          const tb = el("tbody");
+          data.forEach((c) => {
+            const row = el("tr");
+            [c.id, "$" + (c.amount / 100).toFixed(2), c.payment, c.idempotency_key || ""].forEach((t) => { row.appendChild(el("td", "", t)); });
             tb.appendChild(row);
           });
           table.appendChild(tb);
-          var wrap = el("div", "live-table");
+          const wrap = el("div", "live-table");
           wrap.appendChild(table);
           ledger.appendChild(wrap);
         })
-        .catch(function (err) {
+        .catch((err) => {
           ledger.hidden = false;
           ledger.textContent = "";
           ledger.appendChild(el("p", "live-none", "The charges could not be read (" + err.message + ")."));
@@ -260,26 +259,26 @@
     // first that answers as the sandbox API is the one used.
     function probe(i, why) {
       if (i >= candidates.length) { unreachable(why); return Promise.resolve(false); }
-      var base = candidates[i];
+      const base = candidates[i];
       say("Looking for the sandbox API at " + base + "…");
       return fetch(base + "/v1/", { mode: "cors", credentials: "omit", cache: "no-store" })
-        .then(function (res) {
+        .then((res) => {
           if (!res.ok) throw new Error("HTTP " + res.status);
           return res.json();
         })
-        .then(function (idx) {
+        .then((idx) => {
           if (!idx || !/retrylab/.test(idx.name || "")) throw new Error("not the sandbox API");
           api = base;
           connected();
           return true;
-        }, function (err) {
+        }, (err) => {
           return probe(i + 1, err && err.message ? err.message : String(err));
         });
     }
 
     // The API is looked for when the reader first reaches for the panel,
     // not when the page loads: a page that is only read sends nothing.
-    var found = null;
+    let found = null;
     function ensure() {
       if (!found) found = probe(0, "");
       return found;
@@ -287,14 +286,14 @@
     root.addEventListener("pointerdown", ensure, { passive: true });
     root.addEventListener("focusin", ensure);
 
-    form.addEventListener("submit", function (ev) {
+    form.addEventListener("submit", (ev) => {
       ev.preventDefault();
-      ensure().then(function (ok) { if (ok) exchange(false); });
+      ensure().then((ok) => { if (ok) exchange(false); });
     });
-    retry.addEventListener("click", function () {
-      ensure().then(function (ok) { if (ok && intent) exchange(true); });
+    retry.addEventListener("click", () => {
+      ensure().then((ok) => { if (ok && intent) exchange(true); });
     });
-    account.addEventListener("click", function () {
+    account.addEventListener("click", () => {
       tok = token(true);
       intent = null;
       session = [];
@@ -303,12 +302,12 @@
       retry.disabled = true;
       say("A new sandbox account: " + tok + ". Its card has no charges yet.");
       showCurl();
-      ensure().then(function (ok) { if (ok) refresh(); });
+      ensure().then((ok) => { if (ok) refresh(); });
     });
-    form.addEventListener("change", function () { if (!session.length) showCurl(); });
+    form.addEventListener("change", () => { if (!session.length) showCurl(); });
 
-    var ctrls = form.querySelectorAll("input, select, button");
-    for (var i = 0; i < ctrls.length; i++) ctrls[i].disabled = false;
+    const ctrls = form.querySelectorAll("input, select, button");
+    for (let i = 0; i < ctrls.length; i++) ctrls[i].disabled = false;
     retry.disabled = true;
     root.setAttribute("data-live-ready", "true");
     say("Send calls the sandbox API from your browser, as sandbox account " + tok + " (kept in this browser). " +
@@ -316,6 +315,6 @@
     showCurl();
   }
 
-  var roots = document.querySelectorAll('[data-widget="live"]');
-  for (var i = 0; i < roots.length; i++) setup(roots[i]);
+  const roots = document.querySelectorAll('[data-widget="live"]');
+  for (let i = 0; i < roots.length; i++) setup(roots[i]);
 })();

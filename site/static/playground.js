@@ -6,34 +6,37 @@
 // draws either, keeps the text in localStorage, and writes it into a
 // link. The widgets of the preview are hydrated by the handbook's own
 // module, as in an article: the loader (loader.js) starts it at the first
-// "retrylab:widgets" event, and the module hydrates every new widget at
-// each one.
-(function () {
+// names.event.widgets, and the module hydrates every new widget at each
+// one.
+(() => {
   "use strict";
-  var me = document.currentScript;
-  var page = document.querySelector("[data-playground]");
+  // The names this script shares with the page and the module, written in
+  // by the build from site/widget/names.go.
+  const names = /*names*/{};
+  const me = document.currentScript;
+  const page = document.querySelector("[data-playground]");
   if (!me || !page) return;
   function part(name) { return page.querySelector("[data-pg-" + name + "]"); }
-  var text = part("text"), lines = part("lines"), preview = part("preview");
-  var status = part("status"), problems = part("problems");
-  var share = part("share"), reset = part("reset"), link = part("link"), said = part("said");
+  const text = part("text"), lines = part("lines"), preview = part("preview");
+  const status = part("status"), problems = part("problems");
+  const share = part("share"), reset = part("reset"), link = part("link"), said = part("said");
 
   // The starter text is the textarea's own content, as the build wrote it.
-  var example = text.defaultValue;
-  var storeKey = "retrylab:playground";
+  const example = text.defaultValue;
+  const storeKey = "retrylab:playground";
   // Typing pauses shorter than this are one edit: 200 ms is about the gap
   // between a touch typist's keys at 60 words a minute (5 characters a
   // word, 300 a minute, 200 ms each), so the preview follows a pause, not
   // every key.
-  var quiet = 200;
+  const quiet = 200;
   // The longest link offered: RFC 9110 (section 4.1) asks every sender
   // and recipient of a URI to support at least 8,000 octets; a longer one
   // may be cut short on its way.
-  var maxLink = 8000;
+  const maxLink = 8000;
 
-  var api = null;      // the module's render, once it runs
-  var pending = 0;     // the timer of the next render
-  var fromLink = false; // the text is a link's, not yet edited
+  let api = null;      // the module's render, once it runs
+  let pending = 0;     // the timer of the next render
+  let fromLink = false; // the text is a link's, not yet edited
 
   function setStatus(s) { status.textContent = s; }
   function say(s) { said.textContent = s; }
@@ -54,63 +57,63 @@
   // #z= deflate-raw, then base64url, where the browser can compress
   // (CompressionStream); #t= the UTF-8 text in base64url otherwise.
   function toBase64url(bytes) {
-    var s = "";
-    for (var i = 0; i < bytes.length; i += 0x8000) {
+    let s = "";
+    for (let i = 0; i < bytes.length; i += 0x8000) {
       s += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
     }
     return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
   }
   function fromBase64url(s) {
-    var bin = atob(s.replace(/-/g, "+").replace(/_/g, "/"));
-    var out = new Uint8Array(bin.length);
-    for (var i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+    const bin = atob(s.replace(/-/g, "+").replace(/_/g, "/"));
+    const out = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
     return out;
   }
   function through(stream, bytes) {
     return new Response(new Blob([bytes]).stream().pipeThrough(stream)).arrayBuffer()
-      .then(function (b) { return new Uint8Array(b); });
+      .then((b) => { return new Uint8Array(b); });
   }
   function encode(s) {
-    var bytes = new TextEncoder().encode(s);
+    const bytes = new TextEncoder().encode(s);
     if (!("CompressionStream" in window)) return Promise.resolve("t=" + toBase64url(bytes));
-    return through(new CompressionStream("deflate-raw"), bytes).then(function (z) { return "z=" + toBase64url(z); });
+    return through(new CompressionStream("deflate-raw"), bytes).then((z) => { return "z=" + toBase64url(z); });
   }
   function decode(fragment) {
-    var m = /^#([tz])=([A-Za-z0-9_-]*)$/.exec(fragment);
+    const m = /^#([tz])=([A-Za-z0-9_-]*)$/.exec(fragment);
     if (!m) return Promise.resolve(null);
-    return Promise.resolve().then(function () {
-      var bytes = fromBase64url(m[2]);
+    return Promise.resolve().then(() => {
+      const bytes = fromBase64url(m[2]);
       if (m[1] === "t") return bytes;
       if (!("DecompressionStream" in window)) throw new Error("this browser cannot decompress it (no DecompressionStream)");
       return through(new DecompressionStream("deflate-raw"), bytes);
-    }).then(function (bytes) {
+    }).then((bytes) => {
       return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
     });
   }
 
   // ---- The editor's gutter: one number per line, problems marked ----
 
-  var badLines = {};
+  let badLines = {};
   function drawLines() {
-    var n = text.value.split("\n").length;
-    var html = "";
-    for (var i = 1; i <= n; i++) html += badLines[i] ? '<span class="pg-bad">' + i + "</span>" : "<span>" + i + "</span>";
+    const n = text.value.split("\n").length;
+    let html = "";
+    for (let i = 1; i <= n; i++) html += badLines[i] ? '<span class="pg-bad">' + i + "</span>" : "<span>" + i + "</span>";
     lines.innerHTML = html;
     lines.scrollTop = text.scrollTop;
   }
-  text.addEventListener("scroll", function () { lines.scrollTop = text.scrollTop; });
+  text.addEventListener("scroll", () => { lines.scrollTop = text.scrollTop; });
 
   // goToLine puts the caret at the start of line n and scrolls it into view.
   function goToLine(n) {
-    var at = 0;
-    for (var i = 1; i < n; i++) {
-      var nl = text.value.indexOf("\n", at);
+    let at = 0;
+    for (let i = 1; i < n; i++) {
+      const nl = text.value.indexOf("\n", at);
       if (nl < 0) break;
       at = nl + 1;
     }
     text.focus();
     text.setSelectionRange(at, at);
-    var lineHeight = parseFloat(getComputedStyle(text).lineHeight) || 20;
+    const lineHeight = parseFloat(getComputedStyle(text).lineHeight) || 20;
     text.scrollTop = Math.max(0, (n - 3) * lineHeight);
   }
 
@@ -119,15 +122,15 @@
   // show draws the module's answer: the page, or the problems over the
   // last good page, dimmed.
   function show(r) {
-    var list = r.problems || [];
+    const list = r.problems || [];
     badLines = {};
     problems.textContent = "";
-    for (var i = 0; i < list.length; i++) {
-      var p = list[i];
-      var li = document.createElement("li");
+    for (let i = 0; i < list.length; i++) {
+      const p = list[i];
+      const li = document.createElement("li");
       if (p.line > 0) {
         badLines[p.line] = true;
-        var b = document.createElement("button");
+        const b = document.createElement("button");
         b.type = "button";
         b.setAttribute("data-line", p.line);
         b.textContent = "line " + p.line;
@@ -148,13 +151,13 @@
     }
     preview.removeAttribute("data-stale");
     setStatus("");
-    var head = '<header class="article-head"><h1>' + escapeHTML(r.title) + "</h1>" +
+    const head = '<header class="article-head"><h1>' + escapeHTML(r.title) + "</h1>" +
       (r.description ? '<p class="lede">' + escapeHTML(r.description) + "</p>" : "") + "</header>\n";
-    if (morph(preview, head + r.html)) document.dispatchEvent(new CustomEvent("retrylab:widgets"));
+    if (morph(preview, head + r.html)) document.dispatchEvent(new CustomEvent(names.event.widgets));
   }
 
-  problems.addEventListener("click", function (ev) {
-    var b = ev.target.closest("button[data-line]");
+  problems.addEventListener("click", (ev) => {
+    const b = ev.target.closest("button[data-line]");
     if (b) goToLine(parseInt(b.getAttribute("data-line"), 10));
   });
 
@@ -167,23 +170,23 @@
   // the prose around it is edited, and is not hydrated again), and
   // reports whether a new widget was drawn.
   function morph(el, html) {
-    var t = document.createElement("template");
+    const t = document.createElement("template");
     t.innerHTML = html;
-    var old = {};
-    for (var c = el.firstChild; c; c = c.nextSibling) {
-      var k = c.pgSource;
+    const old = {};
+    for (let c = el.firstChild; c; c = c.nextSibling) {
+      const k = c.pgSource;
       if (k !== undefined) (old[k] = old[k] || []).push(c);
     }
-    var next = [];
-    var drewWidget = false;
-    var fresh = Array.prototype.slice.call(t.content.childNodes);
-    for (var i = 0; i < fresh.length; i++) {
-      var n = fresh[i];
-      var key = n.nodeType === 1 ? n.outerHTML : "#" + n.nodeValue;
-      var same = old[key] && old[key].shift();
+    const next = [];
+    let drewWidget = false;
+    const fresh = Array.prototype.slice.call(t.content.childNodes);
+    for (let i = 0; i < fresh.length; i++) {
+      const n = fresh[i];
+      const key = n.nodeType === 1 ? n.outerHTML : "#" + n.nodeValue;
+      const same = old[key] && old[key].shift();
       if (same) { next.push(same); continue; }
       n.pgSource = key;
-      if (n.nodeType === 1 && (n.matches("[data-widget]") || n.querySelector("[data-widget]"))) drewWidget = true;
+      if (n.nodeType === 1 && (n.matches(names.sel.simulators) || n.querySelector(names.sel.simulators))) drewWidget = true;
       next.push(n);
     }
     el.replaceChildren.apply(el, next);
@@ -193,14 +196,14 @@
   function render() {
     pending = 0;
     if (!api) return;
-    var t0 = performance.now();
-    var r = api.render(text.value);
+    const t0 = performance.now();
+    const r = api.render(text.value);
     // How long the module took to render the text, for the record.
     page.setAttribute("data-pg-ms", (performance.now() - t0).toFixed(1));
     show(r);
   }
 
-  text.addEventListener("input", function () {
+  text.addEventListener("input", () => {
     if (fromLink) {
       // The text is the reader's now: kept, and the address no longer
       // claims to hold it.
@@ -215,7 +218,7 @@
     pending = setTimeout(render, quiet);
   });
 
-  reset.addEventListener("click", function () {
+  reset.addEventListener("click", () => {
     text.value = example;
     fromLink = false;
     history.replaceState(null, "", location.pathname + location.search);
@@ -225,9 +228,9 @@
     render();
   });
 
-  share.addEventListener("click", function () {
-    encode(text.value).then(function (frag) {
-      var url = location.origin + location.pathname + "#" + frag;
+  share.addEventListener("click", () => {
+    encode(text.value).then((frag) => {
+      const url = location.origin + location.pathname + "#" + frag;
       if (url.length > maxLink) {
         link.hidden = true;
         say("This text makes a link of " + url.length.toLocaleString("en") + " characters, more than the " +
@@ -238,17 +241,17 @@
       link.hidden = false;
       link.select();
       if (!navigator.clipboard || !navigator.clipboard.writeText) { say("Selected: press Ctrl+C (⌘C on a Mac) to copy."); return; }
-      navigator.clipboard.writeText(url).then(function () { say("Link copied."); },
-        function () { say("Selected: press Ctrl+C (⌘C on a Mac) to copy."); });
-    }, function (err) { say("No link could be made: " + err); });
+      navigator.clipboard.writeText(url).then(() => { say("Link copied."); },
+        () => { say("Selected: press Ctrl+C (⌘C on a Mac) to copy."); });
+    }, (err) => { say("No link could be made: " + err); });
   });
 
   // ---- Start: the text, and the module at once ----
 
   function script(src) {
     if (window.Go) return Promise.resolve();
-    return new Promise(function (resolve, reject) {
-      var s = document.createElement("script");
+    return new Promise((resolve, reject) => {
+      const s = document.createElement("script");
       s.src = src;
       s.onload = resolve;
       s.onerror = function () { reject(new Error("could not load " + src)); };
@@ -256,14 +259,14 @@
     });
   }
   function start() {
-    return script(me.getAttribute("data-exec")).then(function () {
-      var go = new Go();
-      var res = fetch(me.getAttribute("data-wasm"), { credentials: "same-origin" });
-      var made = WebAssembly.instantiateStreaming
+    return script(me.getAttribute("data-exec")).then(() => {
+      const go = new Go();
+      const res = fetch(me.getAttribute("data-wasm"), { credentials: "same-origin" });
+      const made = WebAssembly.instantiateStreaming
         ? WebAssembly.instantiateStreaming(res, go.importObject)
-        : res.then(function (r) { return r.arrayBuffer(); })
-            .then(function (b) { return WebAssembly.instantiate(b, go.importObject); });
-      return made.then(function (m) {
+        : res.then((r) => { return r.arrayBuffer(); })
+            .then((b) => { return WebAssembly.instantiate(b, go.importObject); });
+      return made.then((m) => {
         go.run(m.instance);
         if (!window.retrylabPlayground) throw new Error("the module did not start");
         return window.retrylabPlayground;
@@ -271,27 +274,27 @@
     });
   }
 
-  var textReady = decode(location.hash).then(function (t) {
+  const textReady = decode(location.hash).then((t) => {
     if (t !== null) {
       text.value = t;
       fromLink = true;
     } else {
-      var k = kept();
+      const k = kept();
       if (k !== null) text.value = k;
     }
-  }, function (err) {
+  }, (err) => {
     say("The link's text could not be read (" + err.message + "); here is your last text instead.");
-    var k = kept();
+    const k = kept();
     if (k !== null) text.value = k;
   }).then(drawLines);
 
-  Promise.all([start(), textReady]).then(function (all) {
+  Promise.all([start(), textReady]).then((all) => {
     api = all[0];
     share.disabled = false;
     reset.disabled = false;
     page.setAttribute("data-pg-state", "ready");
     render();
-  }, function (err) {
+  }, (err) => {
     page.setAttribute("data-pg-state", "failed");
     setStatus("The editor could not start (" + (err && err.message || err) + "): the preview needs the playground's module.");
   });

@@ -249,7 +249,7 @@ func (r *backoffRun) Output(h *HTML, _ int) {
 	h.Raw(c.SVG())
 	h.Close("div")
 
-	attrs := []string{"class", "w-outcome", "data-calls", Itoa(m.Calls), "data-last-served", oneDecimal(m.LastServedS)}
+	attrs := []string{"class", ClassOutcome, "data-calls", Itoa(m.Calls), "data-last-served", oneDecimal(m.LastServedS)}
 	if r.other != nil {
 		attrs = append(attrs, "data-compare-calls", Itoa(r.other.Calls), "data-compare-last-served", oneDecimal(r.other.LastServedS))
 	}

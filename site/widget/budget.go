@@ -61,7 +61,7 @@ func (r *budgetRun) Output(h *HTML, _ int) {
 	h.Open("li").Elem("span", "", "class", "w-swatch retry", "aria-hidden", "true").Text("retries").Close("li")
 	h.Close("ul")
 
-	h.Open("p", "class", "w-outcome", "data-calls-without", Itoa(wo.Calls), "data-calls-with", Itoa(wi.Calls),
+	h.Open("p", "class", ClassOutcome, "data-calls-without", Itoa(wo.Calls), "data-calls-with", Itoa(wi.Calls),
 		"data-denied", Itoa(wi.Denied))
 	h.Text(desc)
 	h.Close("p")

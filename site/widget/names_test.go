@@ -1,7 +1,6 @@
 package widget
 
 import (
-	"encoding/json"
 	"regexp"
 	"testing"
 )
@@ -40,12 +39,21 @@ func TestNamesAreTheMarkups(t *testing.T) {
 	}
 }
 
-// The loader's selectors are a JSON object of the declared selectors,
-// each matching the markup.
-func TestSelectors(t *testing.T) {
-	var got map[string]string
-	if err := json.Unmarshal([]byte(Selectors()), &got); err != nil {
-		t.Fatalf("Selectors() = %s: %v", Selectors(), err)
+// The names the scripts get are the declared ones, each a name no other
+// key of its group shares, and the selectors match the markup.
+func TestScriptNames(t *testing.T) {
+	names := ScriptNames()
+	for group, m := range names {
+		seen := map[string]string{}
+		for key, v := range m {
+			if v == "" {
+				t.Errorf("names.%s.%s is empty", group, key)
+			}
+			if other, dup := seen[v]; dup {
+				t.Errorf("names.%s.%s and names.%s.%s are both %q", group, key, group, other, v)
+			}
+			seen[v] = key
+		}
 	}
 	want := map[string]string{
 		"output":     `[data-region="output"]`,
@@ -54,13 +62,11 @@ func TestSelectors(t *testing.T) {
 		"copy":       `[data-action="copy"]`,
 		"permalink":  `[data-region="permalink"]`,
 		"linkCopied": `[data-region="link-copied"]`,
-	}
-	if len(got) != len(want) {
-		t.Errorf("Selectors() = %v, want %v", got, want)
+		"simulators": `[data-widget]:not([data-widget="live"])`,
 	}
 	for k, v := range want {
-		if got[k] != v {
-			t.Errorf("selector %s = %q, want %q", k, got[k], v)
+		if got := names["sel"][k]; got != v {
+			t.Errorf("names.sel.%s = %q, want %q", k, got, v)
 		}
 	}
 }

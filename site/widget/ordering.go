@@ -9,7 +9,7 @@ import (
 )
 
 // Ordering is webhook events that arrive out of order and twice: deduping
-// by id stops the repeat but not the reordering; a watermark stops both.
+// by id stops the repeat but not the reordering; a version guard stops both.
 var Ordering = Widget{
 	Name:    "ordering",
 	Chapter: "/ordering-and-watermarks/",
@@ -91,9 +91,9 @@ func (r *orderingRun) Output(h *HTML, step int) {
 	}
 	h.Open("p", "class", cls).Text("plan = ").Elem("strong", shown).Close("p")
 	switch r.p.Strategy {
-	case ordering.Watermark:
+	case ordering.VersionGuard:
 		h.Open("p", "class", "w-note")
-		holdTexts(h, 0, watermarkText(mark), watermarkText(endMark))
+		holdTexts(h, 0, markText(mark), markText(endMark))
 		h.Close("p")
 	case ordering.Dedupe:
 		h.Open("p", "class", "w-note")
@@ -120,7 +120,7 @@ func (r *orderingRun) Output(h *HTML, step int) {
 }
 
 // state is the plan, each delivery's fate ("", "applied" or "skipped"),
-// the watermark (-1 before any) and the ids applied after step events.
+// the high-water mark (-1 before any) and the ids applied after step events.
 func (r *orderingRun) state(step int) (plan string, fates []string, mark time.Duration, seenIDs []string) {
 	mark = -1
 	seen := map[string]bool{}
@@ -144,11 +144,11 @@ func (r *orderingRun) state(step int) (plan string, fates []string, mark time.Du
 	return plan, fates, mark, seenIDs
 }
 
-func watermarkText(mark time.Duration) string {
+func markText(mark time.Duration) string {
 	if mark < 0 {
-		return "Watermark: none yet"
+		return "Newest applied: none yet"
 	}
-	return "Watermark: " + secondsText(mark)
+	return "Newest applied: " + secondsText(mark)
 }
 
 func idsText(ids []string) string {

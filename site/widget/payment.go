@@ -100,7 +100,7 @@ func (r paymentRun) Output(h *HTML, step int) {
 	h.Close("section")
 	h.Close("div")
 
-	outcome := []string{"class", "w-outcome", "data-charges", Itoa(charges), "data-receipt", receipt,
+	outcome := []string{"class", ClassOutcome, "data-charges", Itoa(charges), "data-receipt", receipt,
 		"data-step", Itoa(step), "data-done", strconv.FormatBool(step == len(r.Trace))}
 	final := len(r.Charges)
 	holdOutcome(h, outcome, paymentVerdict(r.Result, charges, receipt, step == len(r.Trace)),

@@ -17,8 +17,8 @@ func Render(h *HTML, w *Widget, v Values, at Place) error {
 	steps := run.Steps()
 	// The figure is named by its title alone, not by the whole caption,
 	// which holds the toolbar's links and buttons too.
-	h.Open("figure", "class", "widget", "id", id, "data-widget", w.Name, "aria-labelledby", id+"-title",
-		"data-params", v.JSON(), "data-step", Itoa(steps), "data-steps", Itoa(steps))
+	h.Open("figure", "class", "widget", "id", id, string(AttrWidget), w.Name, "aria-labelledby", id+"-title",
+		string(AttrParams), v.JSON(), string(AttrStep), Itoa(steps), string(AttrSteps), Itoa(steps))
 	h.Open("figcaption", "class", "w-head")
 	// A heading of the level of an article's sections, so that a screen
 	// reader's list of headings finds the widget; the panels of its output

@@ -69,11 +69,11 @@ func TestSagaFigures(t *testing.T) {
 }
 
 // engine/ordering's figures: evt_2 (pro, t=60), evt_1 (starter, t=0), evt_2
-// again. Dedupe ends on starter (wrong); a watermark ends on pro.
+// again. Dedupe ends on starter (wrong); a version guard ends on pro.
 func TestOrderingFigures(t *testing.T) {
 	want(t, "dedupe", stepThrough(t, &Ordering, nil, "data-skipped"),
 		map[string]string{"data-plan": "starter", "data-correct": "false", "data-skipped": "1"})
-	want(t, "watermark", stepThrough(t, &Ordering, map[string]string{"strategy": "watermark"}, "data-skipped"),
+	want(t, "version-guard", stepThrough(t, &Ordering, map[string]string{"strategy": "version-guard"}, "data-skipped"),
 		map[string]string{"data-plan": "pro", "data-correct": "true", "data-skipped": "2"})
 	want(t, "in order", figures(t, render(t, &Ordering, map[string]string{"arrival": "evt_1, evt_2"})),
 		map[string]string{"data-plan": "pro", "data-correct": "true"})

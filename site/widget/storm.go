@@ -111,7 +111,7 @@ func (r *stormRun) Output(h *HTML, _ int) {
 	h.Raw(q.SVG())
 	h.Close("div")
 
-	h.Open("p", "class", "w-outcome", "data-healthy", Itoa(s.Healthy), "data-slow", Itoa(s.Slow), "data-recovered", r.Recovered(),
+	h.Open("p", "class", ClassOutcome, "data-healthy", Itoa(s.Healthy), "data-slow", Itoa(s.Slow), "data-recovered", r.Recovered(),
 		"data-calls", Itoa(s.Calls), "data-gave-up", Itoa(s.GaveUp), "data-verdict", verdict(s.RecoveredAfterS != nil))
 	h.Text(r.sentence())
 	h.Close("p")

@@ -91,7 +91,7 @@ func clampStep(step, steps int) int { return max(0, min(step, steps)) }
 // verdict (good tells data-verdict "good" from "bad", for the outcome's
 // colour).
 func outcomeAttrs(step, steps int, good bool, figures ...string) []string {
-	attrs := append([]string{"class", "w-outcome"}, figures...)
+	attrs := append([]string{"class", ClassOutcome}, figures...)
 	done := "false"
 	if step == steps {
 		done = "true"

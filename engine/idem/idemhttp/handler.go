@@ -7,12 +7,15 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"maps"
 	"mime"
 	"net"
 	"net/http"
+	"net/url"
+	"path"
+	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/retrylab/retrylab/engine/idem"
@@ -45,9 +48,6 @@ type Handler struct {
 	// before a retry may take it over, and how long a key is remembered.
 	// Zero means idem.DefaultLease and idem.DefaultTTL.
 	Lease, TTL time.Duration
-
-	muxOnce sync.Once
-	mux     *http.ServeMux
 }
 
 // answer is what the handler sends back.
@@ -114,92 +114,154 @@ func write(w http.ResponseWriter, a answer) {
 	w.Write(a.body)
 }
 
-// route answers r through the API's routes, http.ServeMux patterns. The
-// routes return their answer instead of writing it, so that ServeHTTP
-// writes every answer, and notes it, in one place; where no route
-// matches, the mux's own 404 or 405 is turned into a problem.
+// route answers r by its method and path, as http.ServeMux would match
+// routes' patterns, and returns the answer instead of writing it, so that
+// ServeHTTP writes every answer, and notes it, in one place. A path no
+// route has is a 404, and a path one has under another method a 405 that
+// names the methods it takes (Allow), each as a problem.
 func (h *Handler) route(r *http.Request, e *Entry) answer {
-	h.muxOnce.Do(h.buildMux)
-	st := &routed{e: e}
-	var probe muxProbe
-	h.mux.ServeHTTP(&probe, r.WithContext(context.WithValue(r.Context(), routedKey{}, st)))
-	switch {
-	case st.done:
-		return st.a
-	case probe.status == http.StatusMethodNotAllowed:
-		return methodNotAllowed(probe.header.Get("Allow"))
+	p := r.URL.EscapedPath()
+	// ServeMux redirects a path that is not clean (a // or a dot segment)
+	// to the clean one; the API names no such path.
+	if r.Method == http.MethodConnect || cleanPath(p) == p {
+		for _, rt := range routes {
+			if arg, ok := rt.match(p); ok && rt.takes(r.Method) {
+				return rt.serve(h, r, e, arg)
+			}
+		}
+		if allow := allowed(p); allow != "" {
+			return methodNotAllowed(allow)
+		}
 	}
 	return probNotFound.answer("no such path: " + idem.Excerpt(r.URL.Path))
 }
 
-// routed carries a route's answer back to route.
-type routed struct {
-	e    *Entry
-	a    answer
-	done bool
+// A route is a method and a path of the API, and what answers them.
+type route struct {
+	method string // GET routes answer HEAD too
+	// path is the route's segments after a slash each: literal text, or
+	// "{}" for one segment of any text but none, the argument of serve.
+	// A path ending in a slash names that path alone ({$} in a ServeMux
+	// pattern).
+	path  string
+	serve func(h *Handler, r *http.Request, e *Entry, arg string) answer
 }
 
-type routedKey struct{}
-
-// muxProbe records what the mux itself answers when no route matches.
-type muxProbe struct {
-	header http.Header
-	status int
+var routes = []route{
+	{"GET", "/", home},
+	{"GET", "/v1", home},
+	{"GET", "/v1/", home},
+	{"POST", "/v1/payments", func(h *Handler, r *http.Request, e *Entry, _ string) answer { return h.createPayment(r, e) }},
+	{"GET", "/v1/problems/{}", func(_ *Handler, _ *http.Request, _ *Entry, code string) answer { return problemType(code) }},
+	{"GET", "/v1/payments/{}", func(h *Handler, r *http.Request, e *Entry, id string) answer {
+		return authorized(r, e, func(account string) answer { return h.getPayment(r, account, id) })
+	}},
+	{"GET", "/v1/charges", func(h *Handler, r *http.Request, e *Entry, _ string) answer {
+		return authorized(r, e, func(account string) answer { return h.listCharges(r, account) })
+	}},
 }
 
-func (p *muxProbe) Header() http.Header {
-	if p.header == nil {
-		p.header = http.Header{}
+// match reports whether p, a request's escaped path, is the route's,
+// and the text of its wildcard segment, unescaped. Each segment is
+// unescaped before it is compared, as ServeMux does, so %2F is part of a
+// segment and not a slash.
+func (rt route) match(p string) (arg string, ok bool) {
+	want := strings.Split(rt.path[1:], "/")
+	got := strings.Split(strings.TrimPrefix(p, "/"), "/")
+	if len(got) != len(want) || !strings.HasPrefix(p, "/") {
+		return "", false
 	}
-	return p.header
-}
-func (p *muxProbe) Write(b []byte) (int, error) { return len(b), nil }
-func (p *muxProbe) WriteHeader(status int)      { p.status = status }
-
-// buildMux registers the routes.
-func (h *Handler) buildMux() {
-	h.mux = http.NewServeMux()
-	handle := func(pattern string, f func(r *http.Request, e *Entry) answer) {
-		h.mux.HandleFunc(pattern, func(_ http.ResponseWriter, r *http.Request) {
-			st := r.Context().Value(routedKey{}).(*routed)
-			st.a, st.done = f(r, st.e), true
-		})
-	}
-	home := func(*http.Request, *Entry) answer { return answer{status: http.StatusOK, body: index} }
-	handle("GET /{$}", home)
-	handle("GET /v1", home)
-	handle("GET /v1/{$}", home)
-	handle("POST /v1/payments", h.createPayment)
-	handle("GET /v1/problems/{code}", func(r *http.Request, _ *Entry) answer {
-		code := r.PathValue("code")
-		pr, ok := problems[code]
-		if !ok {
-			return probNotFound.answer("no problem type " + idem.Excerpt(code))
+	for i, w := range want {
+		seg := pathUnescape(got[i])
+		switch {
+		case w == "{}" && seg != "":
+			arg = seg
+		case w != seg:
+			return "", false
 		}
-		return answer{status: http.StatusOK, body: jsonBody(struct {
-			Type        string `json:"type"`
-			Title       string `json:"title"`
-			Status      int    `json:"status"`
-			Description string `json:"description"`
-		}{pr.typeURI(), pr.title, pr.status, pr.about})}
-	})
-	handle("GET /v1/payments/{id}", h.authorized(func(r *http.Request, account string) answer {
-		return h.getPayment(r, account, r.PathValue("id"))
-	}))
-	handle("GET /v1/charges", h.authorized(h.listCharges))
+	}
+	return arg, true
 }
 
-// authorized runs f with the account of the request's bearer token, or
-// answers 401.
-func (h *Handler) authorized(f func(r *http.Request, account string) answer) func(*http.Request, *Entry) answer {
-	return func(r *http.Request, e *Entry) answer {
-		account, err := accountOf(r.Header)
-		if err != nil {
-			return unauthorized(err)
+// takes reports whether the route answers method.
+func (rt route) takes(method string) bool {
+	return method == rt.method || method == http.MethodHead && rt.method == http.MethodGet
+}
+
+// allowed lists the methods some route takes at p, or at p with a slash
+// added, sorted and comma-separated as ServeMux's Allow; "" if none.
+func allowed(p string) string {
+	set := map[string]bool{}
+	for _, rt := range routes {
+		_, ok := rt.match(p)
+		if !ok && !strings.HasSuffix(p, "/") {
+			_, ok = rt.match(p + "/")
 		}
-		e.Account = account
-		return f(r, account)
+		if ok {
+			set[rt.method] = true
+			if rt.method == http.MethodGet {
+				set[http.MethodHead] = true
+			}
+		}
 	}
+	return strings.Join(slices.Sorted(maps.Keys(set)), ", ")
+}
+
+// cleanPath is p with its dot segments and repeated slashes resolved, a
+// trailing slash kept, as ServeMux cleans a request's path.
+func cleanPath(p string) string {
+	if p == "" {
+		return "/"
+	}
+	if p[0] != '/' {
+		p = "/" + p
+	}
+	clean := path.Clean(p)
+	if p[len(p)-1] == '/' && clean != "/" {
+		clean += "/"
+	}
+	return clean
+}
+
+// pathUnescape is a path segment unescaped, or as it is when it is not
+// well escaped, as ServeMux reads a segment.
+func pathUnescape(s string) string {
+	u, err := url.PathUnescape(s)
+	if err != nil {
+		return s
+	}
+	return u
+}
+
+// home is the answer to GET / and GET /v1: the index.
+func home(*Handler, *http.Request, *Entry, string) answer {
+	return answer{status: http.StatusOK, body: index}
+}
+
+// problemType is the answer to GET /v1/problems/{code}: what the error
+// type means.
+func problemType(code string) answer {
+	pr, ok := problems[code]
+	if !ok {
+		return probNotFound.answer("no problem type " + idem.Excerpt(code))
+	}
+	return answer{status: http.StatusOK, body: jsonBody(struct {
+		Type        string `json:"type"`
+		Title       string `json:"title"`
+		Status      int    `json:"status"`
+		Description string `json:"description"`
+	}{pr.typeURI(), pr.title, pr.status, pr.about})}
+}
+
+// authorized answers with f, given the account of the request's bearer
+// token, or answers 401.
+func authorized(r *http.Request, e *Entry, f func(account string) answer) answer {
+	account, err := accountOf(r.Header)
+	if err != nil {
+		return unauthorized(err)
+	}
+	e.Account = account
+	return f(account)
 }
 
 // unauthorized is the 401 of an error of accountOf.
