@@ -316,8 +316,8 @@ func TestErrors(t *testing.T) {
 			if err == nil {
 				t.Fatalf("no error; page body:\n%s", p.Body)
 			}
-			if p != nil {
-				t.Errorf("got a page along with the error")
+			if p != nil && (p.Body != "" || p.Title != "" || p.IDs != nil) {
+				t.Errorf("got more of the page than its links along with the error")
 			}
 			if got := err.Error(); got != tt.want {
 				t.Errorf("error:\n%s\nwant:\n%s", got, tt.want)
