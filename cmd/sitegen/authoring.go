@@ -35,11 +35,12 @@ func readGuide(root string, conv converter, chapters map[string]string) (*articl
 	// keep their lines.
 	src = append(append(src, '\n'), ref.String()...)
 	page, err := conv.Convert(guideFile, src)
-	if err != nil {
+	if page == nil {
 		return nil, err
 	}
+	// With problems, the page holds only its links, for checking.
 	return &article{Page: page, URL: "/" + authoringDir + "/", File: authoringDir + "/index.html",
-		Minutes: readingMinutes(src)}, nil
+		Minutes: readingMinutes(src)}, err
 }
 
 // writeWidgetReference writes, in markdown, every widget named in only

@@ -106,7 +106,7 @@ func TestWidgetReference(t *testing.T) {
 		t.Error("sitegen widgets does not print the guide's reference")
 	}
 	stdout.Reset()
-	if code := run(context.Background(), []string{"widgets", "paymnt"}, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), `widget "paymnt": unknown widget (known: `) {
+	if code := run(context.Background(), []string{"widgets", "paymnt"}, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), `widget "paymnt": unknown widget (did you mean payment? known: `) {
 		t.Errorf("sitegen widgets paymnt: exit %d, %q; want 2 and the known widgets", code, stderr.String())
 	}
 }

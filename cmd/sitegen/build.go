@@ -442,33 +442,44 @@ func readContent(root, dir, origin string, cache *buildCache, workers int) (*sit
 	forEach(len(cf.Articles), workers, func(i int) {
 		articles[i], failed[i] = readArticle(root, cf.Articles[i], conv, cache)
 	})
+	// The pages with problems are still pages of the site, and their
+	// links are checked with the rest: one build reports every error.
+	var partial []*article
 	for i, a := range articles {
-		if failed[i] != nil {
-			errs = append(errs, failed[i])
-		} else {
+		switch {
+		case failed[i] == nil:
 			sc.Articles = append(sc.Articles, a)
+		case a != nil:
+			partial = append(partial, a)
 		}
+		errs = append(errs, failed[i])
 	}
 	chapters := map[string]string{}
 	for _, a := range sc.Articles {
 		chapters[a.URL] = a.Title
 	}
-	if sc.Guide, err = readGuide(root, conv, chapters); err != nil {
-		errs = append(errs, err)
-	} else {
-		sc.Guide.HTML = cache.label(sc.Guide.Page)
+	guide, err := readGuide(root, conv, chapters)
+	switch {
+	case err == nil:
+		guide.HTML = cache.label(guide.Page)
+		sc.Guide = guide
+	case guide != nil:
+		partial = append(partial, guide)
 	}
+	errs = append(errs, err)
 	if sc.Example, err = readExample(root, conv); err != nil {
 		errs = append(errs, err)
 	}
-	if err := errors.Join(errs...); err != nil {
-		return nil, err
-	}
-	m, err := newSiteMap(root, sc, rules)
+	m, err := newSiteMap(root, sc, partial, rules)
 	if err != nil {
 		return nil, err
 	}
-	if err := m.checkRefs(append([]*article{sc.Guide}, sc.Articles...)); err != nil {
+	pages := append(partial, sc.Articles...)
+	if sc.Guide != nil {
+		pages = append(pages, sc.Guide)
+	}
+	errs = append(errs, m.checkRefs(pages))
+	if err := sourceErrors(errs); err != nil {
 		return nil, err
 	}
 	return sc, nil
@@ -483,28 +494,45 @@ func readArticle(root, f string, conv converter, cache *buildCache) (*article, e
 	name := displayPath(root, f)
 	page, err := conv.Convert(name, src)
 	if err != nil {
-		return nil, err
+		if page == nil {
+			return nil, err
+		}
+		return newArticle(f, page, src), err
 	}
 	if page.Title == "" {
 		return nil, fmt.Errorf("%s: no title in the front matter", name)
 	}
-	slug := strings.TrimSuffix(filepath.Base(f), ".md")
-	a := &article{Page: page, URL: "/" + slug + "/", File: slug + "/index.html",
-		Minutes: readingMinutes(src), HTML: cache.label(page)}
-	if slug == "index" {
-		a.URL, a.File = "/", "index.html"
-	}
+	a := newArticle(f, page, src)
+	a.HTML = cache.label(page)
 	return a, nil
 }
 
+// newArticle is the article of page, converted from the file f with
+// source src, its HTML not yet labelled.
+func newArticle(f string, page *markdown.Page, src []byte) *article {
+	slug := strings.TrimSuffix(filepath.Base(f), ".md")
+	a := &article{Page: page, URL: "/" + slug + "/", File: slug + "/index.html", Minutes: readingMinutes(src)}
+	if slug == "index" {
+		a.URL, a.File = "/", "index.html"
+	}
+	return a
+}
+
 // newSiteMap lists what the site built from sc will serve, for checking
-// links: every page and the ids of those made from markdown, the embed
+// links: every page and the ids of those made from markdown (but those of
+// the pages with problems, partial), the embed
 // pages, the search page, the feeds, the files of site/root and the
 // images.
-func newSiteMap(root string, sc *siteContent, rules []HeaderRule) (*siteMap, error) {
+func newSiteMap(root string, sc *siteContent, partial []*article, rules []HeaderRule) (*siteMap, error) {
 	m := &siteMap{paths: map[string]bool{}, ids: map[string][]string{}, rules: rules}
-	for _, a := range append([]*article{sc.Guide}, sc.Articles...) {
+	for _, a := range sc.Articles {
 		m.add(a.URL, a.IDs)
+	}
+	if sc.Guide != nil {
+		m.add(sc.Guide.URL, sc.Guide.IDs)
+	}
+	for _, a := range partial {
+		m.addUnknown(a.URL)
 	}
 	for _, w := range widget.All() {
 		m.paths["/"+embedDir+"/"+w.Name+"/"] = true

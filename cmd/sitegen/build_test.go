@@ -237,8 +237,8 @@ func TestBuildFailure(t *testing.T) {
 	}
 	msg := err.Error()
 	for _, want := range []string{
-		filepath.Join(content, "bad.md") + `:7: widget "paymnt": unknown widget (known: `,
-		filepath.Join(content, "worse.md") + `:5: widget "pament": unknown widget (known: `,
+		filepath.Join(content, "bad.md") + `:7: widget "paymnt": unknown widget (did you mean payment? known: `,
+		filepath.Join(content, "worse.md") + `:5: widget "pament": unknown widget (did you mean payment? known: `,
 	} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("the error lacks %q:\n%s", want, msg)

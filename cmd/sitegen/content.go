@@ -9,7 +9,10 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
+
+	"github.com/retrylab/retrylab/site/markdown"
 )
 
 // What content/ may hold, and nothing else, so that no file is left out
@@ -207,4 +210,64 @@ func rootFiles(root string) ([]string, error) {
 		}
 	}
 	return names, nil
+}
+
+// maxErrors is the most errors a failed build lists: enough for every
+// problem of a few edits at once, few enough to read in a terminal.
+const maxErrors = 40
+
+// sourceErrors joins the errors of a build's sources, nil ones left out,
+// one a line in file and line order ("file:line: what"; an error of no
+// line first), and at most maxErrors of them, with how many more there
+// are.
+func sourceErrors(errs []error) error {
+	var list []error
+	var flatten func(error)
+	flatten = func(err error) {
+		if joined, ok := err.(interface{ Unwrap() []error }); ok {
+			for _, e := range joined.Unwrap() {
+				flatten(e)
+			}
+		} else if err != nil {
+			list = append(list, err)
+		}
+	}
+	for _, err := range errs {
+		flatten(err)
+	}
+	if len(list) == 0 {
+		return nil
+	}
+	slices.SortStableFunc(list, func(a, b error) int {
+		fa, la := errorPlace(a)
+		fb, lb := errorPlace(b)
+		if c := strings.Compare(fa, fb); c != 0 {
+			return c
+		}
+		return la - lb
+	})
+	if n := len(list) - maxErrors; n > 0 {
+		list = append(list[:maxErrors], fmt.Errorf("and %d more errors, not listed: fix these first", n))
+	}
+	return errors.Join(list...)
+}
+
+// errorPlace is the file and line an error's message starts with
+// ("content/retries.md:7: ..."), or "" and 0.
+func errorPlace(err error) (file string, line int) {
+	var se *markdown.SourceError
+	if errors.As(err, &se) {
+		return se.Path, se.Line
+	}
+	msg := err.Error()
+	file, rest, ok := strings.Cut(msg, ":")
+	if !ok {
+		return "", 0
+	}
+	num, _, ok := strings.Cut(rest, ":")
+	n, err := strconv.Atoi(num)
+	if !ok || err != nil {
+		return "", 0
+	}
+	return file, n
 }

@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/retrylab/retrylab/site/markdown"
 	"github.com/retrylab/retrylab/site/widget"
 )
 
@@ -95,7 +97,22 @@ func TestBuildRefusesBrokenPages(t *testing.T) {
 			[]string{
 				`notes.markdown:1: the build reads only .md files: rename it to notes.md`,
 				`static.md:1: the name "static" is taken: /static is the site's hashed assets, cached for a year: rename the file`,
-				`x.md:5: widget "paymnt": unknown widget (known: ` + strings.Join(widget.Names(), ", ") + `)`,
+				`x.md:5: widget "paymnt": unknown widget (did you mean payment? known: ` + strings.Join(widget.Names(), ", ") + `)`,
+			}},
+		{"every error of every file at once, in file and line order, and none that follows from another",
+			map[string]string{
+				"x.md": fm + "```widget payment\n```\n\n" + // 5-6
+					"Set [it](widget:payment-1?keys=of) and see [there](/nope/).\n\n" + // 8
+					"```widget paymnet\n```\n\n" + // 10-11
+					"[The second](widget:payment-2) and [the section](/y/#later).\n", // 13
+				"y.md": "---\ntitle: Retries: x\nlevel: expret\n---\n\n## Later\n\nSee [x](/x/#nope).\n",
+			},
+			[]string{
+				`x.md:8: widget link payment-1: keys: "of" is not allowed (did you mean off? allowed: off, per-intent, per-attempt)`,
+				`x.md:8: link to /nope/: no such page`,
+				`x.md:10: widget "paymnet": unknown widget (did you mean payment? known: ` + strings.Join(widget.Names(), ", ") + `)`,
+				`y.md:2: front matter: the value of title holds a colon and a space, which YAML reads as the start of another field: put the whole value in double quotes: title: "Retries: x"`,
+				`y.md:3: front matter: level: "expret" is not allowed (did you mean expert? allowed: beginner, intermediate, expert)`,
 			}},
 		{"a colon in a title",
 			map[string]string{"x.md": "---\ntitle: Retries: x\n---\n"},
@@ -197,5 +214,31 @@ func TestReservedNamesCoverTheBuild(t *testing.T) {
 		if _, ok := reserved[strings.ToLower(name)]; !ok && !articles[name] {
 			t.Errorf("the build writes %s at the top of the site, which reservedNames lacks: an article could take the name", e.Name())
 		}
+	}
+}
+
+// A build lists its errors in file and line order, at most maxErrors of
+// them, and says how many more there are.
+func TestSourceErrorsSortedAndCapped(t *testing.T) {
+	var errs []error
+	for i := maxErrors + 5; i > 0; i-- {
+		errs = append(errs, &markdown.SourceError{Path: "content/b.md", Line: i, Err: errors.New("bad")})
+	}
+	errs = append(errs, nil, errors.New("content/a.md:3: refused"), errors.Join(errors.New("content/a.md:1: first")))
+	lines := strings.Split(sourceErrors(errs).Error(), "\n")
+	if len(lines) != maxErrors+1 {
+		t.Fatalf("%d lines, want %d:\n%s", len(lines), maxErrors+1, strings.Join(lines, "\n"))
+	}
+	if lines[0] != "content/a.md:1: first" || lines[1] != "content/a.md:3: refused" || lines[2] != "content/b.md:1: bad" {
+		t.Errorf("not in file and line order: %q", lines[:3])
+	}
+	if want := "content/b.md:38: bad"; lines[maxErrors-1] != want {
+		t.Errorf("the last listed is %q, want %q", lines[maxErrors-1], want)
+	}
+	if want := "and 7 more errors, not listed: fix these first"; lines[maxErrors] != want {
+		t.Errorf("the last line is %q, want %q", lines[maxErrors], want)
+	}
+	if sourceErrors([]error{nil, nil}) != nil {
+		t.Error("no errors make an error")
 	}
 }

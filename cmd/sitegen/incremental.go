@@ -100,7 +100,7 @@ func (cc *cachingConverter) Convert(path string, src []byte) (*markdown.Page, er
 	c.mu.Unlock()
 	page, err := cc.conv.Convert(path, src)
 	if err != nil {
-		return nil, err
+		return page, err
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()

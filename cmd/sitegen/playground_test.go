@@ -122,7 +122,7 @@ func TestPlaygroundProblemsAreTheBuilds(t *testing.T) {
 			t.Errorf("problem %d: the playground says %q, the build %q", i+1, want, built[i])
 		}
 	}
-	if p.Problems[0].Message != `widget "paymnt": unknown widget (known: `+strings.Join(widget.Names(), ", ")+")" {
+	if p.Problems[0].Message != `widget "paymnt": unknown widget (did you mean payment? known: `+strings.Join(widget.Names(), ", ")+")" {
 		t.Errorf("first problem %+v, want the unknown widget", p.Problems[0])
 	}
 	if p.HTML != "" {

@@ -23,8 +23,14 @@ type siteMap struct {
 
 // add records a page with its ids.
 func (m *siteMap) add(u string, ids []string) {
+	m.addUnknown(u)
+	m.ids[u] = append([]string{}, ids...)
+}
+
+// addUnknown records a page whose ids are not known (one with problems):
+// a link to any section of it is taken.
+func (m *siteMap) addUnknown(u string) {
 	m.paths[u] = true
-	m.ids[u] = ids
 	m.pages = append(m.pages, u)
 }
 

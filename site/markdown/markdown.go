@@ -121,7 +121,9 @@ func New(opts ...Option) *Converter {
 
 // Convert converts the article at path (used in error messages only) with
 // source src. The error, if any, lists every problem in the file, each as
-// a *SourceError on its own line ("path:line: what"), in line order.
+// a *SourceError on its own line ("path:line: what"), in line order; the
+// page is then nil, or holds only the Path and Refs, so that the links of
+// a file with problems can be checked with them.
 //
 // The source must be UTF-8: other bytes are an error at their line, before
 // any parsing.
@@ -133,7 +135,7 @@ func (c *Converter) Convert(path string, src []byte) (*Page, error) {
 	SetPath(pc, path)
 	doc := c.md.Parser().Parse(text.NewReader(src), parser.WithContext(pc))
 	if err := Errors(pc); err != nil {
-		return nil, err
+		return &Page{Path: path, Refs: refs(doc, stateOf(pc), src)}, err
 	}
 	var body bytes.Buffer
 	if err := c.md.Renderer().Render(&body, src, doc); err != nil {
@@ -141,7 +143,7 @@ func (c *Converter) Convert(path string, src []byte) (*Page, error) {
 	}
 	// Widgets run while rendering; their failures are recorded, not returned.
 	if err := Errors(pc); err != nil {
-		return nil, err
+		return &Page{Path: path, Refs: refs(doc, stateOf(pc), src)}, err
 	}
 	m := GetMeta(pc)
 	html := focusablePre(body.String())
