@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -260,11 +259,7 @@ func TestBrowserEmbedButtonAndPermalink(t *testing.T) {
 		t.Fatalf("the widget never became interactive: %v (console: %v)", err, con.problems())
 	}
 	// The test reads the clipboard back.
-	if _, err := chromedp.Call(ctx, browser.SetPermission, browser.SetPermissionParams{
-		Permission: &browser.PermissionDescriptor{Name: "clipboard-read"}, Setting: browser.PermissionSettingGranted, Origin: ts.URL,
-	}); err != nil {
-		t.Fatal(err)
-	}
+	grantClipboard(t, ctx, ts.URL)
 	sel := chromedp.CSS(root + ` select[name="keys"]`)
 	attempts := chromedp.CSS(root + ` input[name="attempts"]`)
 	if err := chromedp.Do(ctx, chromedp.Focus(sel), chromedp.SendKeys(sel, "per-i")); err != nil {

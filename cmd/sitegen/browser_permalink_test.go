@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
@@ -64,11 +63,7 @@ func TestBrowserToolbarPermalink(t *testing.T) {
 	ctx := newBrowser(t)
 	con := watchConsole(ctx)
 	addCSPProbe(t, ctx)
-	if _, err := chromedp.Call(ctx, browser.SetPermission, browser.SetPermissionParams{
-		Permission: &browser.PermissionDescriptor{Name: "clipboard-read"}, Setting: browser.PermissionSettingGranted, Origin: ts.URL,
-	}); err != nil {
-		t.Fatal(err)
-	}
+	grantClipboard(t, ctx, ts.URL)
 	openChanged(ctx, con)
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(link))); err != nil {
 		t.Fatal(err)

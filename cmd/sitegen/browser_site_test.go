@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/page"
@@ -367,15 +366,7 @@ func TestBrowserSearch(t *testing.T) {
 func TestBrowserCopyButton(t *testing.T) {
 	ts := serveSite(t, builtSite(t))
 	ctx, con := sitePage(t, ts.URL, "/api/", 1280, 900, false, "")
-	for _, name := range []string{"clipboard-read", "clipboard-write"} {
-		if _, err := chromedp.CallBrowser(ctx, browser.SetPermission, browser.SetPermissionParams{
-			Permission: &browser.PermissionDescriptor{Name: name, AllowWithoutSanitization: true},
-			Setting:    browser.PermissionSettingGranted,
-			Origin:     ts.URL,
-		}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	grantClipboard(t, ctx, ts.URL)
 	counts := evalT[[]int](t, ctx, `[document.querySelectorAll('pre').length, document.querySelectorAll('.code > pre').length,
 		document.querySelectorAll('.code > .copy-code').length,
 		[...document.querySelectorAll('.code-label')].filter(l => l.textContent === "Request").length,

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/chromedp/cdproto/browser"
 	"os"
 	"os/exec"
 	"strings"
@@ -395,4 +396,21 @@ func waitOutcome(t *testing.T, ctx context.Context, charges, receipt string) {
 // never runs it.
 func arrive() chromedp.Action[chromedp.Void] {
 	return chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, 10, 10)
+}
+
+// grantClipboard lets the page at origin read and write the clipboard in
+// ctx's browser context (a permission set without the context's id would
+// go to the browser's default context, which no test's tab is in).
+func grantClipboard(t *testing.T, ctx context.Context, origin string) {
+	t.Helper()
+	for _, name := range []string{"clipboard-read", "clipboard-write"} {
+		if _, err := chromedp.CallBrowser(ctx, browser.SetPermission, browser.SetPermissionParams{
+			Permission:       &browser.PermissionDescriptor{Name: name, AllowWithoutSanitization: true},
+			Setting:          browser.PermissionSettingGranted,
+			Origin:           origin,
+			BrowserContextID: chromedp.FromContext(ctx).BrowserContextID,
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
