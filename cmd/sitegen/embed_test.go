@@ -73,8 +73,12 @@ func TestBuildEmbedPages(t *testing.T) {
 	// the simulators.
 	src := readFile(t, filepath.Join(repoRoot(t), "site", "root", "embed.js"))
 	list := `["` + strings.Join(widget.Names(), `", "`) + `"]`
-	if got, want := readFile(t, filepath.Join(out, "embed.js")), strings.Replace(src, widgetsMark, list, 1); got != want || !strings.Contains(got, `"payment"`) {
-		t.Errorf("public/embed.js is not site/root/embed.js with the widgets' names %s", list)
+	named, err := withNames("embed.js", []byte(strings.Replace(src, widgetsMark, list, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := readFile(t, filepath.Join(out, "embed.js")), string(named); got != want || !strings.Contains(got, `"payment"`) {
+		t.Errorf("public/embed.js is not site/root/embed.js with the widgets' names %s and the shared names", list)
 	}
 }
 

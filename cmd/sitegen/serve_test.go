@@ -268,12 +268,12 @@ func TestServerLive(t *testing.T) {
 // inline style, no eval, no markup built from the error's text.
 func TestLiveScripts(t *testing.T) {
 	js := string(reloadJS)
-	for _, bad := range []string{".style", "innerHTML", "eval(", "setAttribute('style'", "cssText"} {
+	for _, bad := range []string{".style", "innerHTML", "eval(", `setAttribute("style"`, "cssText"} {
 		if strings.Contains(js, bad) {
 			t.Errorf("reload.js uses %s", bad)
 		}
 	}
-	for _, want := range []string{"new EventSource('/_live/events'", "'reload'", "'error'", "location.reload()",
+	for _, want := range []string{`new EventSource("/_live/events"`, `"reload"`, `"error"`, "location.reload()",
 		"textContent = text", "/_live/overlay.css"} {
 		if !strings.Contains(js, want) {
 			t.Errorf("reload.js lacks %s", want)

@@ -55,7 +55,7 @@ func TestValidate(t *testing.T) {
 		want string
 	}{
 		{Params{Strategy: "lww", Arrival: []string{"evt_1"}}, `strategy: "lww" is not allowed (allowed: none, dedupe, version-guard)`},
-		{Params{Strategy: Dedupe, Arrival: []string{"evt_1", "evt_9"}}, `arrival: "evt_9" is not allowed (allowed: evt_1, evt_2)`},
+		{Params{Strategy: Dedupe, Arrival: []string{"evt_1", "evt_9"}}, `arrival: "evt_9" is not allowed (did you mean evt_1? allowed: evt_1, evt_2)`},
 		{Params{Strategy: Dedupe}, `arrival: "" has 0 items (allowed: at least 1)`},
 		{Params{Strategy: Dedupe, Arrival: strings.Split("evt_1,evt_1,evt_1,evt_1,evt_1,evt_1,evt_1,evt_1,evt_2", ",")}, `arrival: "evt_1,evt_1,evt_1,evt_1,evt_1,evt_1,evt_1,evt_1,evt_2" has 9 items (allowed: at most 8)`},
 	} {
