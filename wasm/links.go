@@ -19,8 +19,8 @@ const (
 // listenLinks answers the prose's widget links (site/markdown,
 // widgetlink.go): each is a permalink to a widget of the page in some
 // state, and a click on one sets that widget's controls to the state in
-// place and re-runs it, as if the reader had set them, brings it into
-// view if its title is not, and marks the controls that changed for a
+// place and re-runs it, as if the reader had set them, brings its figure
+// and outcome into view if they are not, and marks the controls that changed for a
 // moment. The page neither reloads nor
 // navigates. Until the module runs, and for a widget it could not
 // hydrate, the link is what its href says: the permalink, which the
@@ -46,7 +46,15 @@ func listenLinks(doc js.Value) {
 			return // the permalink's restore says what is wrong
 		}
 		ev.Call("preventDefault")
-		highlight(in.root, in.set(v), bringIntoView(in.root))
+		changed := in.set(v)
+		smooth := false
+		in.scrolled = !figureInView(in.root)
+		if in.scrolled {
+			smooth = revealFigure(in.root)
+		}
+		// A run asked for is scrolled to again once drawn (answered).
+		in.reveal = in.changing != nil
+		highlight(in.root, changed, smooth)
 	})
 }
 
@@ -174,26 +182,68 @@ func highlight(root element, changed []element, scrolling bool) {
 // second link clicked meanwhile starts a highlight of its own.
 var unmark = map[string]func(){}
 
-// bringIntoView scrolls root to the top of the window unless its title
-// is already in view: smoothly, or at once for a reader who asks for
-// reduced motion. It reports whether a smooth scroll has begun.
-func bringIntoView(root element) bool {
-	win := js.Global()
-	title := query(root.Value, ".w-title")
-	if title == nil {
-		title = root
+// figureOf is root's figure (its output region) and its outcome, the
+// last thing in it; the outcome is the figure itself in a widget that has
+// none.
+func figureOf(root element) (fig, outcome element) {
+	fig = query(root.Value, ".w-output")
+	if fig == nil {
+		fig = root
 	}
-	r := title.Call("getBoundingClientRect")
-	if r.Get("top").Float() >= 0 && r.Get("bottom").Float() <= win.Get("innerHeight").Float() {
+	outcome = query(fig.Value, ".w-outcome")
+	if outcome == nil {
+		outcome = fig
+	}
+	return fig, outcome
+}
+
+// figureInView says whether root's figure, from its top to its outcome's
+// bottom, is all inside the window.
+func figureInView(root element) bool {
+	fig, outcome := figureOf(root)
+	return fig.Call("getBoundingClientRect").Get("top").Float() >= 0 &&
+		outcome.Call("getBoundingClientRect").Get("bottom").Float() <= js.Global().Get("innerHeight").Float()
+}
+
+// revealMargin is the room, in CSS pixels, left between the window's edge
+// and a figure scrolled into view.
+const revealMargin = 16
+
+// revealFigure scrolls the window so that root's figure, from its top to
+// its outcome's bottom, is in its middle, or, when it is taller than the
+// window, so that the outcome sits at the window's bottom edge: what a
+// link changed, and how the run ends, are in view. It scrolls smoothly, or
+// at once for a reader who asks for reduced motion, and reports whether a
+// smooth scroll has begun.
+func revealFigure(root element) bool {
+	win := js.Global()
+	fig, outcome := figureOf(root)
+	y := win.Get("scrollY").Float()
+	height := win.Get("innerHeight").Float()
+	top := fig.Call("getBoundingClientRect").Get("top").Float() + y
+	bottom := outcome.Call("getBoundingClientRect").Get("bottom").Float() + y
+	target := top - (height-(bottom-top))/2
+	if bottom-top > height-2*revealMargin {
+		target = bottom - height + revealMargin
+	}
+	target = max(0, target)
+	if abs(target-y) < 1 {
 		return false
 	}
 	smooth := !win.Call("matchMedia", "(prefers-reduced-motion: reduce)").Get("matches").Bool()
-	behavior := "auto"
+	behavior := "instant"
 	if smooth {
 		behavior = "smooth"
 	}
-	root.Call("scrollIntoView", map[string]any{"block": "start", "behavior": behavior})
+	win.Call("scrollTo", map[string]any{"top": target, "behavior": behavior})
 	return smooth
+}
+
+func abs(f float64) float64 {
+	if f < 0 {
+		return -f
+	}
+	return f
 }
 
 // whenScrolled runs fn once the window's scroll ends, or at once in a
