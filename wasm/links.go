@@ -182,27 +182,34 @@ func highlight(root element, changed []element, scrolling bool) {
 // second link clicked meanwhile starts a highlight of its own.
 var unmark = map[string]func(){}
 
-// figureOf is root's figure (its output region) and its outcome, the
-// last thing in it; the outcome is the figure itself in a widget that has
-// none.
-func figureOf(root element) (fig, outcome element) {
-	fig = query(root.Value, ".w-output")
+// figureSpan is where root's figure lies in the window, in CSS pixels:
+// from the top of its output region to the bottom of its outcome (the
+// region's own in a widget without one), and under that the height of the
+// replay controls that follow the outcome, which stay at the window's
+// bottom edge while their own place is below it (widget.css) and would
+// cover the outcome there.
+func figureSpan(root element) (top, bottom float64) {
+	fig := query(root.Value, ".w-output")
 	if fig == nil {
 		fig = root
 	}
-	outcome = query(fig.Value, ".w-outcome")
-	if outcome == nil {
-		outcome = fig
+	end := query(fig.Value, ".w-outcome")
+	if end == nil {
+		end = fig
 	}
-	return fig, outcome
+	top = fig.Call("getBoundingClientRect").Get("top").Float()
+	bottom = end.Call("getBoundingClientRect").Get("bottom").Float()
+	if player := query(root.Value, ".w-player"); player != nil {
+		bottom += player.Call("getBoundingClientRect").Get("height").Float()
+	}
+	return top, bottom
 }
 
-// figureInView says whether root's figure, from its top to its outcome's
-// bottom, is all inside the window.
+// figureInView says whether root's figure, from its top to the bottom of
+// the replay controls under its outcome, is all inside the window.
 func figureInView(root element) bool {
-	fig, outcome := figureOf(root)
-	return fig.Call("getBoundingClientRect").Get("top").Float() >= 0 &&
-		outcome.Call("getBoundingClientRect").Get("bottom").Float() <= js.Global().Get("innerHeight").Float()
+	top, bottom := figureSpan(root)
+	return top >= 0 && bottom <= js.Global().Get("innerHeight").Float()
 }
 
 // revealMargin is the room, in CSS pixels, left between the window's edge
@@ -210,18 +217,18 @@ func figureInView(root element) bool {
 const revealMargin = 16
 
 // revealFigure scrolls the window so that root's figure, from its top to
-// its outcome's bottom, is in its middle, or, when it is taller than the
-// window, so that the outcome sits at the window's bottom edge: what a
+// the replay controls under its outcome, is in its middle, or, when it is
+// taller than the window, so that they sit at the window's bottom edge
+// with the outcome just above them: what a
 // link changed, and how the run ends, are in view. It scrolls smoothly, or
 // at once for a reader who asks for reduced motion, and reports whether a
 // smooth scroll has begun.
 func revealFigure(root element) bool {
 	win := js.Global()
-	fig, outcome := figureOf(root)
 	y := win.Get("scrollY").Float()
 	height := win.Get("innerHeight").Float()
-	top := fig.Call("getBoundingClientRect").Get("top").Float() + y
-	bottom := outcome.Call("getBoundingClientRect").Get("bottom").Float() + y
+	top, bottom := figureSpan(root)
+	top, bottom = top+y, bottom+y
 	target := top - (height-(bottom-top))/2
 	if bottom-top > height-2*revealMargin {
 		target = bottom - height + revealMargin

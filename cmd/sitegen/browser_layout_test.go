@@ -105,9 +105,12 @@ func TestBrowserWidgetLinkShowsOutcome(t *testing.T) {
 			t.Fatal(err)
 		}
 		// Settled: the scroll has ended and the run shown is the link's.
+		// The third figure is 1 when what lies at the outcome's middle is
+		// the outcome, not the replay controls kept at the window's edge.
 		box, err := chromedp.Run(ctx, chromedp.Poll[[]float64](`(() => {
-			const o = document.querySelector("#w-payment-1 .w-output .w-outcome").getBoundingClientRect();
-			if (window.__last === scrollY + ":" + o.top) return [o.top, o.bottom];
+			const e = document.querySelector("#w-payment-1 .w-output .w-outcome"), o = e.getBoundingClientRect();
+			const seen = e.contains(document.elementFromPoint(o.left + o.width / 2, (o.top + o.bottom) / 2)) ? 1 : 0;
+			if (window.__last === scrollY + ":" + o.top) return [o.top, o.bottom, seen];
 			window.__last = scrollY + ":" + o.top; return null; })()`, chromedp.WithPollingInterval(300*time.Millisecond)))
 		if err != nil {
 			t.Fatal(err)
@@ -116,6 +119,8 @@ func TestBrowserWidgetLinkShowsOutcome(t *testing.T) {
 		t.Logf("link %d %q: outcome at %.0f to %.0f px", i+1, text, top, bottom)
 		if top < 0 || bottom > 900 {
 			t.Errorf("after the link %q the outcome lies at %.0f to %.0f px, outside the 900 px window", text, top, bottom)
+		} else if box[2] != 1 {
+			t.Errorf("after the link %q the outcome, at %.0f to %.0f px, is covered by something else", text, top, bottom)
 		}
 	}
 	clean(t, ctx, con)

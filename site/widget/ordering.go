@@ -105,8 +105,6 @@ func (r *orderingRun) Output(h *HTML, step int) {
 	h.Close("section")
 	h.Close("div")
 
-	story(h, r.res.Trace, step, nil)
-
 	figures := []string{"data-plan", plan, "data-skipped", Itoa(countSkipped(fates))}
 	if step == r.Steps() {
 		figures = append(figures, "data-correct", strconv.FormatBool(r.res.Correct))
@@ -117,6 +115,7 @@ func (r *orderingRun) Output(h *HTML, step int) {
 		now = "Replaying: the plan is " + shown + " so far."
 	}
 	holdOutcome(h, outcome, now, r.verdict(), "Replaying: the plan is "+r.res.Plan+" so far.")
+	events(h, r.res.Trace, step, nil, false)
 }
 
 // state is the plan, each delivery's fate ("", "applied" or "skipped"),

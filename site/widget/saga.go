@@ -88,8 +88,6 @@ func (r *sagaRun) Output(h *HTML, step int) {
 	h.Close("section")
 	h.Close("div")
 
-	story(h, r.res.Trace, step, sagaLanes)
-
 	card := effects[string(saga.Charge)]
 	figures := []string{"data-charges", Itoa(card.Done), "data-undos", Itoa(card.Undone)}
 	if step == r.Steps() {
@@ -102,6 +100,7 @@ func (r *sagaRun) Output(h *HTML, step int) {
 		now = replayingCard(card)
 	}
 	holdOutcome(h, outcome, now, r.verdict(), replayingCard(endCard))
+	events(h, r.res.Trace, step, sagaLanes, false)
 }
 
 // replayingCard is the outcome while a replay is under way.
