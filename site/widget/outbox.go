@@ -106,8 +106,6 @@ func (r *outboxRun) Output(h *HTML, step int) {
 	h.Close("section")
 	h.Close("div")
 
-	story(h, r.res.Trace, step, outboxLanes)
-
 	outcome := outcomeAttrs(step, r.Steps(), r.res.Emails == r.res.Events, "data-published", Itoa(len(st.broker)), "data-emails", Itoa(st.emails),
 		"data-skipped", Itoa(st.skipped))
 	now := r.verdict()
@@ -115,6 +113,7 @@ func (r *outboxRun) Output(h *HTML, step int) {
 		now = replayingOutbox(st)
 	}
 	holdOutcome(h, outcome, now, r.verdict(), replayingOutbox(end))
+	events(h, r.res.Trace, step, outboxLanes, false)
 }
 
 // outboxState is what the table, the broker and the consumer hold after
