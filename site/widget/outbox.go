@@ -7,7 +7,10 @@ import (
 )
 
 // Outbox is the transactional outbox and the consumer's inbox: a relay that
-// publishes an event twice, and an inbox that sends its email once.
+// publishes an event twice, and an inbox that skips the repeat. The inbox
+// records an id after its email is sent, outside any transaction the email
+// could join, and the panel says so: a consumer crash between the two, which
+// the model leaves out, would send the email again.
 var Outbox = Widget{
 	Name:    "outbox",
 	Chapter: "/outbox-and-inbox/",
@@ -96,6 +99,7 @@ func (r *outboxRun) Output(h *HTML, step int) {
 		r.inboxNote(h, st, false)
 		r.inboxNote(h, end, true)
 		h.Close("div")
+		h.Elem("p", "Each id is recorded after its email: a crash between the two would send it again.", "class", "w-note")
 	} else {
 		h.Elem("p", "No inbox: every message is an email.", "class", "w-note")
 	}
