@@ -187,7 +187,8 @@ var unmark = map[string]func(){}
 // region's own in a widget without one), and under that the height of the
 // replay controls that follow the outcome, which stay at the window's
 // bottom edge while their own place is below it (widget.css) and would
-// cover the outcome there.
+// cover the outcome there; and from the widget's title, when all of it
+// fits the window.
 func figureSpan(root element) (top, bottom float64) {
 	fig := query(root.Value, ".w-output")
 	if fig == nil {
@@ -201,6 +202,13 @@ func figureSpan(root element) (top, bottom float64) {
 	bottom = end.Call("getBoundingClientRect").Get("bottom").Float()
 	if player := query(root.Value, ".w-player"); player != nil {
 		bottom += player.Call("getBoundingClientRect").Get("height").Float()
+	}
+	// The widget's title too, where the window has room for it: it says
+	// which of the page's widgets the link changed.
+	if title := query(root.Value, ".w-title"); title != nil {
+		if t := title.Call("getBoundingClientRect").Get("top").Float(); bottom-t <= js.Global().Get("innerHeight").Float()-2*revealMargin {
+			top = min(top, t)
+		}
 	}
 	return top, bottom
 }

@@ -99,7 +99,8 @@ func TestBrowserWidgetLink(t *testing.T) {
 	}
 	p.do(chromedp.Click(chromedp.CSS(perAttempt)))
 	if !evalT[bool](t, ctx, titleInView) {
-		t.Error("under reduced motion the widget is not in view at once after the click")
+		t.Errorf("under reduced motion the widget is not in view at once after the click: %v", evalT[string](t, ctx, `(() => { const q = s => { const r = document.querySelector('`+paymentRoot+` ' + s).getBoundingClientRect(); return s + " " + Math.round(r.top) + ".." + Math.round(r.bottom); };
+			return [q(".w-title"), q(".w-output"), q(".w-outcome"), "scrollY " + scrollY, "window " + innerHeight].join(", "); })()`))
 	}
 	p.waitFigure("charges", "2")
 	clean(t, ctx, p.con)

@@ -55,7 +55,7 @@ func (r *orderingRun) Output(h *HTML, step int) {
 	step = clampStep(step, r.Steps())
 	plan, fates, mark, seenIDs := r.state(step)
 	// What the last step shows has its place from the first (hold.go).
-	_, _, endMark, endIDs := r.state(r.Steps())
+	_, endFates, endMark, endIDs := r.state(r.Steps())
 
 	h.Open("div", "class", "w-panels")
 	h.Open("section", "class", "w-panel or-arrivals", "role", "group", "aria-label", "Deliveries, in arrival order")
@@ -63,20 +63,14 @@ func (r *orderingRun) Output(h *HTML, step int) {
 	h.Open("ol", "class", "w-rows")
 	for i, id := range r.p.Arrival {
 		ev := eventOf(id)
-		fate, cls := "waiting", "pending"
-		if i < len(fates) {
-			switch fates[i] {
-			case "applied":
-				fate, cls = "applied", "ok"
-			case "stale":
-				fate, cls = "applied over a newer plan", "bad"
-			case "skipped":
-				fate, cls = "skipped", "skip"
-			default:
-				fate, cls = "arriving", "now"
-			}
-		}
-		h.Open("li", "class", cls).Elem("code", id).Text(" "+ev.Plan+", "+secondsText(ev.At)+": ").Elem("strong", fate).Close("li")
+		fate, cls := fateText(fates, i)
+		end, _ := fateText(endFates, i)
+		h.Open("li", "class", cls).Elem("code", id).Text(" "+ev.Plan+", "+secondsText(ev.At)+": ").Open("strong")
+		// The row keeps the room of the fate the replay will reach, at
+		// every step, so that a longer one does not wrap the row as it
+		// comes.
+		holdTexts(h, 0, fate, end)
+		h.Close("strong").Close("li")
 	}
 	h.Close("ol")
 	h.Close("section")
@@ -118,6 +112,23 @@ func (r *orderingRun) Output(h *HTML, step int) {
 	}
 	holdOutcome(h, outcome, now, r.verdict(), "Replaying: the plan is "+r.res.Plan+" so far.")
 	events(h, r.res.Trace, step, nil, false)
+}
+
+// fateText is what the i-th delivery's row says of it, given the fates of
+// those delivered so far, and the row's class.
+func fateText(fates []string, i int) (text, class string) {
+	if i >= len(fates) {
+		return "waiting", "pending"
+	}
+	switch fates[i] {
+	case "applied":
+		return "applied", "ok"
+	case "stale":
+		return "applied over a newer plan", "bad"
+	case "skipped":
+		return "skipped", "skip"
+	}
+	return "arriving", "now"
 }
 
 // state is the plan, each delivery's fate ("", "applied", "stale" for one

@@ -6,7 +6,8 @@ import (
 	"testing"
 )
 
-var deliveryRE = regexp.MustCompile(`<li class="([a-z]+)"><code>(evt_\d)</code>[^<]*<strong>([^<]*)</strong></li>`)
+// A delivery's fate is the shown text of the place its row keeps for it.
+var deliveryRE = regexp.MustCompile(`<li class="([a-z]+)"><code>(evt_\d)</code>[^<]*<strong><span class="w-hold"><span>([^<]*)</span>`)
 
 // Each delivery is marked as what it did to the plan: an event applied
 // over a newer one is the step that makes the run wrong, and is marked
