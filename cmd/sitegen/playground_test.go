@@ -1,11 +1,13 @@
 package main
 
 import (
+	"html"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/retrylab/retrylab/site/markdown"
 	"github.com/retrylab/retrylab/site/playground"
 	"github.com/retrylab/retrylab/site/widget"
 )
@@ -127,5 +129,36 @@ func TestPlaygroundProblemsAreTheBuilds(t *testing.T) {
 	}
 	if p.HTML != "" {
 		t.Errorf("a refused draft has a preview: %.80s", p.HTML)
+	}
+}
+
+// The playground's example sets its widget from the prose with a widget
+// link, as an article must, rather than telling the reader in plain words
+// which control to change.
+func TestPlaygroundExampleLinksItsWidget(t *testing.T) {
+	root := repoRoot(t)
+	example, err := readExample(root, markdown.New(markdown.WithSourceRoot(root)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := playground.New(defaultOrigin).Render([]byte(example))
+	if len(p.Problems) > 0 {
+		t.Fatalf("the playground refuses its example: %v", p.Problems)
+	}
+	roots := widgetRootRE.FindAllStringSubmatch(p.HTML, -1)
+	if len(roots) == 0 {
+		t.Fatal("the example has no widget")
+	}
+	linked := map[string]bool{}
+	for _, m := range widgetLinkRE.FindAllStringSubmatch(p.HTML, -1) {
+		_, query := widget.SplitPermalink(strings.SplitN(html.UnescapeString(m[2]), "#", 2)[0])
+		if query != "" {
+			linked[m[1]] = true
+		}
+	}
+	for _, m := range roots {
+		if !linked[m[1]] {
+			t.Errorf("no link of the example's prose sets its widget %s:\n%s", m[1], example)
+		}
 	}
 }
