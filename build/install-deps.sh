@@ -3,6 +3,8 @@
 #   - Debian's chromium, for the browser tests (chromedp drives it headless);
 #   - Node.js, which runs the WebAssembly tests (go_js_wasm_exec) and wrangler;
 #   - brotli;
+#   - python3, which runs the bench's reference scripts in cmd/bench's test
+#     that they agree with the engine;
 #   - Debian's postgresql, whose server binaries the PostgreSQL store's tests
 #     start in a temporary folder (no cluster of the package's own is used);
 #   - wrangler, pinned in build/worker/package.json, into build/worker/node_modules,
@@ -23,6 +25,7 @@ command -v chromium >/dev/null 2>&1 || [ -x "${CHROME_PATH:-/nonexistent}" ] || 
 command -v node >/dev/null 2>&1 || need+=(nodejs)
 command -v npm >/dev/null 2>&1 || need+=(npm)
 command -v brotli >/dev/null 2>&1 || need+=(brotli)
+command -v python3 >/dev/null 2>&1 || need+=(python3)
 compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || command -v initdb >/dev/null 2>&1 || need+=(postgresql)
 
 if [ ${#need[@]} -gt 0 ]; then

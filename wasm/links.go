@@ -19,8 +19,8 @@ const (
 // listenLinks answers the prose's widget links (site/markdown,
 // widgetlink.go): each is a permalink to a widget of the page in some
 // state, and a click on one sets that widget's controls to the state in
-// place and re-runs it, as if the reader had set them, brings it into
-// view if its title is not, and marks the controls that changed for a
+// place and re-runs it, as if the reader had set them, brings its figure
+// and outcome into view if they are not, and marks the controls that changed for a
 // moment. The page neither reloads nor
 // navigates. Until the module runs, and for a widget it could not
 // hydrate, the link is what its href says: the permalink, which the
@@ -46,7 +46,15 @@ func listenLinks(doc js.Value) {
 			return // the permalink's restore says what is wrong
 		}
 		ev.Call("preventDefault")
-		highlight(in.root, in.set(v), bringIntoView(in.root))
+		changed := in.set(v)
+		smooth := false
+		in.scrolled = !figureInView(in.root)
+		if in.scrolled {
+			smooth = revealFigure(in.root)
+		}
+		// A run asked for is scrolled to again once drawn (answered).
+		in.reveal = in.changing != nil
+		highlight(in.root, changed, smooth)
 	})
 }
 
@@ -174,26 +182,75 @@ func highlight(root element, changed []element, scrolling bool) {
 // second link clicked meanwhile starts a highlight of its own.
 var unmark = map[string]func(){}
 
-// bringIntoView scrolls root to the top of the window unless its title
-// is already in view: smoothly, or at once for a reader who asks for
-// reduced motion. It reports whether a smooth scroll has begun.
-func bringIntoView(root element) bool {
-	win := js.Global()
-	title := query(root.Value, ".w-title")
-	if title == nil {
-		title = root
+// figureSpan is where root's figure lies in the window, in CSS pixels:
+// from the top of its output region to the bottom of its outcome (the
+// region's own in a widget without one), and under that the height of the
+// replay controls that follow the outcome, which stay at the window's
+// bottom edge while their own place is below it (widget.css) and would
+// cover the outcome there.
+func figureSpan(root element) (top, bottom float64) {
+	fig := query(root.Value, ".w-output")
+	if fig == nil {
+		fig = root
 	}
-	r := title.Call("getBoundingClientRect")
-	if r.Get("top").Float() >= 0 && r.Get("bottom").Float() <= win.Get("innerHeight").Float() {
+	end := query(fig.Value, ".w-outcome")
+	if end == nil {
+		end = fig
+	}
+	top = fig.Call("getBoundingClientRect").Get("top").Float()
+	bottom = end.Call("getBoundingClientRect").Get("bottom").Float()
+	if player := query(root.Value, ".w-player"); player != nil {
+		bottom += player.Call("getBoundingClientRect").Get("height").Float()
+	}
+	return top, bottom
+}
+
+// figureInView says whether root's figure, from its top to the bottom of
+// the replay controls under its outcome, is all inside the window.
+func figureInView(root element) bool {
+	top, bottom := figureSpan(root)
+	return top >= 0 && bottom <= js.Global().Get("innerHeight").Float()
+}
+
+// revealMargin is the room, in CSS pixels, left between the window's edge
+// and a figure scrolled into view.
+const revealMargin = 16
+
+// revealFigure scrolls the window so that root's figure, from its top to
+// the replay controls under its outcome, is in its middle, or, when it is
+// taller than the window, so that they sit at the window's bottom edge
+// with the outcome just above them: what a
+// link changed, and how the run ends, are in view. It scrolls smoothly, or
+// at once for a reader who asks for reduced motion, and reports whether a
+// smooth scroll has begun.
+func revealFigure(root element) bool {
+	win := js.Global()
+	y := win.Get("scrollY").Float()
+	height := win.Get("innerHeight").Float()
+	top, bottom := figureSpan(root)
+	top, bottom = top+y, bottom+y
+	target := top - (height-(bottom-top))/2
+	if bottom-top > height-2*revealMargin {
+		target = bottom - height + revealMargin
+	}
+	target = max(0, target)
+	if abs(target-y) < 1 {
 		return false
 	}
 	smooth := !win.Call("matchMedia", "(prefers-reduced-motion: reduce)").Get("matches").Bool()
-	behavior := "auto"
+	behavior := "instant"
 	if smooth {
 		behavior = "smooth"
 	}
-	root.Call("scrollIntoView", map[string]any{"block": "start", "behavior": behavior})
+	win.Call("scrollTo", map[string]any{"top": target, "behavior": behavior})
 	return smooth
+}
+
+func abs(f float64) float64 {
+	if f < 0 {
+		return -f
+	}
+	return f
 }
 
 // whenScrolled runs fn once the window's scroll ends, or at once in a

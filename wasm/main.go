@@ -145,6 +145,10 @@ type instance struct {
 	// changedParam is the parameter whose control the reader changed
 	// last: a message about values in conflict blames it.
 	changedParam string
+	// reveal is set by a link in the prose that changed the values: the
+	// run it asked for, once drawn, is scrolled into view (revealFigure).
+	// scrolled says that the click scrolled already.
+	reveal, scrolled bool
 }
 
 // hydrate wires root's controls; initial is the JSON of the values Reset
@@ -366,6 +370,7 @@ func (in *instance) answered(a answer) {
 	in.idle()
 	in.changing = nil
 	if a.err != "" {
+		in.reveal, in.scrolled = false, false
 		in.showFieldError(in.w.RunFailed(errorString(a.err), in.changedParam))
 		return
 	}
@@ -385,6 +390,14 @@ func (in *instance) answered(a answer) {
 	in.showValues()
 	in.replay.Load(a.steps, a.step)
 	in.draw(a.html, a.step, a.steps)
+	if in.reveal {
+		// The new run's figure may be taller than the one the click
+		// scrolled to.
+		if in.scrolled || !figureInView(in.root) {
+			revealFigure(in.root)
+		}
+		in.reveal, in.scrolled = false, false
+	}
 	if q.replay && a.steps > 0 {
 		in.replay.Play()
 		in.playingChanged()

@@ -139,11 +139,11 @@ func TestModelCasesAreTheFigures(t *testing.T) {
 
 // Every reference script gives the engine's figures and last event, word
 // for word, for every case the bench times, and times no case the bench
-// does not know. It runs when python3 is present.
+// does not know. It needs python3 (build/install-deps.sh installs it).
 func TestReferencesAgree(t *testing.T) {
 	python, err := exec.LookPath("python3")
 	if err != nil {
-		t.Skip("python3 not found: the references are not run")
+		t.Fatal("python3 not found, so the references cannot be checked: run build/install-deps.sh")
 	}
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {

@@ -535,21 +535,26 @@ func TestLargeRunsMatchPlainPriorityQueue(t *testing.T) {
 // slots: not a ref per slot (they share one Arena), and not the slot
 // queue's buffer again after keys come back into the bucket being taken
 // (insert keeps its room whole). Before either, 300 clients against 7 a
-// slot made 249 allocations, and 100,000 at the defaults 4,059.
+// slot made 249 allocations, and 100,000 at the defaults 4,059; now they
+// make 36 and 61 (35 and 59 on 32-bit), and the bounds sit just above.
 func TestRunAllocatesPerRunNotPerSlot(t *testing.T) {
 	herd := Binding.Defaults()
 	herd.Clients = 100_000
-	for _, p := range []Params{
-		{Compare: Off, Clients: 300, Capacity: 7, Slot: time.Second, Base: 10 * time.Millisecond, Cap: 500 * time.Millisecond},
-		herd,
+	for _, c := range []struct {
+		p   Params
+		max float64
+	}{
+		{Params{Compare: Off, Clients: 300, Capacity: 7, Slot: time.Second, Base: 10 * time.Millisecond, Cap: 500 * time.Millisecond}, 40},
+		{herd, 65},
 	} {
+		p := c.p
 		p.Policy = Full
 		res, err := Run(seeded(p, 1))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if allocs := testing.AllocsPerRun(2, func() { Run(seeded(p, 1)) }); allocs > 80 {
-			t.Errorf("%d clients, %d a slot: %v allocations a run over %d busy slots, want at most 80", p.Clients, p.Capacity, allocs, res.Waves)
+		if allocs := testing.AllocsPerRun(2, func() { Run(seeded(p, 1)) }); allocs > c.max {
+			t.Errorf("%d clients, %d a slot: %v allocations a run over %d busy slots, want at most %v", p.Clients, p.Capacity, allocs, res.Waves, c.max)
 		}
 	}
 }

@@ -149,6 +149,27 @@ var Claims = []Claim{
 		},
 		func(r *sim.Rand, p *lock.Params) { p.Work = 0 }),
 
+	// content/duplicates-from-infrastructure.md
+	// One sender is the proxy: its timeout is the per-try timeout, its
+	// attempts the first and the retries, and its wait the backoff. The
+	// second attempt is sent before the first charge ends.
+	lockClaimIn("duplicates-from-infrastructure", "per-try-timeout-charges-again", "a per-try timeout shorter than the work sends the request again while the first still runs: with no guard, or GET then SET, the card is charged at least twice, and at most once per attempt",
+		func(r *sim.Rand, p *lock.Params) {
+			p.Guard = pick(r, []lock.Guard{lock.None, lock.GetThenSet})
+			p.Dupes = 1
+			p.Work = seconds(r, 2, 600)
+			p.Timeout = seconds(r, 1, int(p.Work/time.Second)-1)
+			p.Retry = seconds(r, 0, int((p.Work-p.Timeout)/time.Second)-1)
+			p.Attempts = between(r, 2, 10)
+		},
+		func(p lock.Params, r *lock.Result) error {
+			if r.Charges < 2 || r.Charges > p.Attempts {
+				return errorf("%d charges for %d attempts", r.Charges, p.Attempts)
+			}
+			return nil
+		},
+		func(r *sim.Rand, p *lock.Params) { p.Timeout = p.Work + seconds(r, 1, 60) }),
+
 	// content/leases-and-recovery.md
 	leaseClaim("takeover-once", "with recovery points a takeover resumes after the last one: whatever the crash, the lease and the retry, one payment, one charge, and the client's 201 names it",
 		func(r *sim.Rand, p *lease.Params) {
@@ -414,7 +435,12 @@ func guardClaim(name, says string, draw func(*sim.Rand, *guard.Params), holds fu
 }
 
 func lockClaim(name, says string, draw func(*sim.Rand, *lock.Params), holds func(lock.Params, *lock.Result) error, outside func(*sim.Rand, *lock.Params)) Claim {
-	return claim("lock", name, "redis-key-store", says, lock.Binding, lock.Run,
+	return lockClaimIn("redis-key-store", name, says, draw, holds, outside)
+}
+
+// lockClaimIn is a claim about the lock model that another chapter makes.
+func lockClaimIn(chapter, name, says string, draw func(*sim.Rand, *lock.Params), holds func(lock.Params, *lock.Result) error, outside func(*sim.Rand, *lock.Params)) Claim {
+	return claim("lock", name, chapter, says, lock.Binding, lock.Run,
 		func(p *lock.Params, s uint64) { p.Schedule = s }, func(r *lock.Result) sim.Trace { return r.Trace }, draw, holds, outside)
 }
 

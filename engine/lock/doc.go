@@ -15,7 +15,8 @@
 // answer; after a timeout, a 409 or a 503 it waits retry and sends again
 // (at answer + retry, or at send + timeout + retry after a timeout), at
 // most attempts sends in all, then gives up. A 201 or a replay ends it. An
-// answer that comes after its sender stopped waiting is lost.
+// answer that comes after its sender stopped waiting is lost. No answer
+// carries Retry-After: a sender's wait is retry whatever it was told.
 //
 // The server, by guard:
 //

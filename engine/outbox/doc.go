@@ -2,8 +2,8 @@
 // an order and its event commit in one transaction; a relay publishes
 // outbox rows to a broker and then marks them sent, and, if it crashes in
 // between, publishes the row again after it restarts; a consumer sends
-// one email per event, and with an inbox keyed by event id sends it once
-// however often the event comes.
+// an email for each message, and with an inbox keyed by event id skips a
+// message whose id it has recorded already.
 //
 // # Rules
 //
@@ -13,9 +13,13 @@
 // sent. With relay-crash on, it crashes once, after publishing the first
 // event and before marking it; when it restarts it finds that row unsent
 // and publishes it again. The broker delivers every message it holds to
-// the consumer, which sends an email for each; with the inbox on, it first
-// records the event's id in the same transaction as its work and skips an
-// id it has already recorded.
+// the consumer, which sends an email for each; with the inbox on, it skips
+// an id it has already recorded, and otherwise sends the email and then
+// records the id. The email cannot join the inbox's transaction: a
+// consumer that crashed between the send and the record would send again
+// on the redelivery. The model's consumer never crashes, so the inbox
+// narrows duplicates to that window; it does not make the email
+// exactly-once.
 //
 // # Parameters
 //

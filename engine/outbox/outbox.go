@@ -11,7 +11,7 @@ import (
 type Params struct {
 	Orders     int  // orders placed, each with its event, one transaction each
 	RelayCrash bool // the relay crashes once: after publishing the first event, before marking it sent
-	Inbox      bool // the consumer records event ids and skips the ones it has seen
+	Inbox      bool // the consumer records each event id after its email, and skips the ids it has recorded
 }
 
 // Summary is what a run comes to.
@@ -138,7 +138,7 @@ var (
 	Mark    = events.Kind("mark")    // the relay marked the event sent
 	Crash   = events.Kind("crash")   // the relay crashed before marking the event
 	Restart = events.Kind("restart") // the relay restarted
-	Email   = events.Kind("email")   // the consumer sent an email: OK when its inbox recorded the id with it
+	Email   = events.Kind("email")   // the consumer sent an email: OK when its inbox then recorded the id
 	Skip    = events.Kind("skip")    // the inbox recognised the event and skipped it
 )
 

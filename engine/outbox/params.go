@@ -8,7 +8,7 @@ func (p *Params) Bind(b *param.Binder) {
 	b.Bool(&p.RelayCrash, param.Param{Name: "relay-crash", Label: "Relay crashes", Default: "on",
 		Help: "the relay crashes once: after publishing the first event, before marking it sent"})
 	b.Bool(&p.Inbox, param.Param{Name: "inbox", Label: "Consumer inbox", Default: "on",
-		Help: "the consumer records event ids and skips the ones it has seen"})
+		Help: "the consumer records each event id after sending its email, and skips the ids it has recorded"})
 	b.Int(&p.Orders, param.Param{Name: "orders", Label: "Orders", Default: "1", Min: 1, Max: MaxOrders,
 		Help: "orders placed, each with its event (at most 5)"})
 }

@@ -104,7 +104,8 @@ func clamp(f, lo, hi float64) float64 { return math.Max(lo, math.Min(hi, f)) }
 func round(f float64) float64 { return math.Round(f*10) / 10 }
 
 // Band shades the stretch of x from from to to over the plot's height,
-// with label centred at its top: a trigger, a slowdown. The band is a unit
+// with label centred above it, in the row of the top tick's label, clear
+// of the lines drawn across the band: a trigger, a slowdown. The band is a unit
 // of width placed and stretched by its transform, so that a redrawn band
 // slides and widens from where it was.
 func (c *Chart) Band(from, to float64, class, label string) {
@@ -113,7 +114,7 @@ func (c *Chart) Band(from, to float64, class, label string) {
 		"transform", "translate("+coord(x0)+" 0) scale("+coord(x1-x0)+" 1)")
 	if label != "" {
 		c.marks.Elem("text", label, "class", join("band-label", class), "x", pct((c.xFrac(from)+c.xFrac(to))/2),
-			"y", coord(top+16), "text-anchor", "middle", "paint-order", "stroke")
+			"y", coord(top-6), "text-anchor", "middle", "paint-order", "stroke")
 	}
 }
 
@@ -211,7 +212,8 @@ func (c *Chart) HLine(y float64, class, label string) {
 
 // VLine draws a reference line down the plot at x, with label beside it,
 // on whichever side has room, in label row row from the top (0, 1, ...),
-// so that two lines' labels do not meet. The line lies in a layer of the
+// or, for a negative row, from the bottom (-1 the lowest), so that two
+// lines' labels do not meet and a label can sit where the data are not. The line lies in a layer of the
 // plot's own coordinates, placed by its transform, so that a redrawn line
 // glides along the axis; the layer draws over the plot's edges, where the
 // line may fall.
@@ -231,8 +233,12 @@ func (c *Chart) VLine(x float64, class, label string, row int) {
 		if f > 0.6 {
 			anchor, dx = "end", "-4"
 		}
-		// Row 0 sits below a band's label, 14 px down; a row is 16 px.
+		// Row 0 sits 32 px down; a row is 16 px; row -1 sits 6 px above
+		// the plot's bottom.
 		y := top + 32 + 16*float64(row)
+		if row < 0 {
+			y = top + c.plotHeight() - 6 + 16*float64(row+1)
+		}
 		c.marks.Elem("text", label, "class", join("ref-label", class), "x", pct(f), "dx", dx,
 			"y", coord(y), "text-anchor", anchor, "paint-order", "stroke")
 	}

@@ -150,7 +150,7 @@ type backoffRun struct {
 func (r *backoffRun) Steps() int { return 0 }
 
 // maxBars bounds the bars of the chart: about one per 2 px of a desktop
-// column, and a few kilobytes of SVG however long the run.
+// column, and about 12 kilobytes of SVG however long the run.
 const maxBars = 300
 
 // slotsPerBar is how many slots one bar sums so that n slots make at most

@@ -92,9 +92,11 @@ func TestBackoffNewSeedRunsOnlyTheJitter(t *testing.T) {
 
 var barRE = regexp.MustCompile(`<path class="(?:bars|steps) p-[a-z]+" data-key="[a-z]+-0" d="([^"]*)"`)
 
-// A hundred thousand clients run in the page and draw at most maxBars bars
-// per chart, however long the run: no jitter takes 2,000 waves over
-// 19,932.7 s here (engine/backoff's test of the same run).
+// A hundred thousand clients run in the page and draw maxBars bars per
+// chart (the bars of several slots summed, padded to maxBars), however
+// long the run: no jitter takes 2,000 waves over 19,932.7 s here
+// (engine/backoff's test of the same run). The widget's markup is then
+// 18,852 bytes.
 func TestBackoffHundredThousand(t *testing.T) {
 	html := render(t, &Backoff, map[string]string{"clients": "100000", "policy": "none", "compare": "full"})
 	f := figures(t, html)
@@ -104,12 +106,12 @@ func TestBackoffHundredThousand(t *testing.T) {
 		t.Fatalf("%d bar series, want 2", len(bars))
 	}
 	for _, b := range bars {
-		if n := max(strings.Count(b[1], "M"), strings.Count(b[1], "H")); n == 0 || n > maxBars {
-			t.Errorf("%d bars in one chart, want 1 to %d", n, maxBars)
+		if n := max(strings.Count(b[1], "M"), strings.Count(b[1], "H")); n != maxBars {
+			t.Errorf("%d bars in one chart, want %d", n, maxBars)
 		}
 	}
-	if len(html) > 40_000 {
-		t.Errorf("the widget's markup is %d bytes", len(html))
+	if len(html) > 20_000 {
+		t.Errorf("the widget's markup is %d bytes, want at most 20,000", len(html))
 	}
 }
 

@@ -87,8 +87,6 @@ func (r *casRun) Output(h *HTML, step int) {
 	h.Close("section")
 	h.Close("div")
 
-	story(h, r.res.Trace, step, r.lanes)
-
 	outcome := outcomeAttrs(step, r.Steps(), r.res.Shipments == 1,
 		"data-shipments", Itoa(shipments), "data-version", Itoa(version), "data-updated", strings.Join(updated, ","))
 	replaying := func(shipments, version int) string {
@@ -100,6 +98,7 @@ func (r *casRun) Output(h *HTML, step int) {
 	}
 	// What the last step says has its place from the first (hold.go).
 	holdOutcome(h, outcome, now, r.verdict(), replaying(r.res.Shipments, r.res.Version))
+	events(h, r.res.Trace, step, r.lanes, false)
 }
 
 func (r *casRun) verdict() string {

@@ -238,7 +238,6 @@ func (r *leaseRun) Output(h *HTML, step int) {
 	h.Close("div")
 
 	r.timeline(h, step)
-	timedStory(h, r.res.Trace, step, leaseLanes)
 
 	figures := []string{"data-charges", Itoa(len(st.charges)), "data-payments", Itoa(len(st.payments))}
 	if done {
@@ -252,6 +251,7 @@ func (r *leaseRun) Output(h *HTML, step int) {
 	}
 	// What the last step says has its place from the first (hold.go).
 	holdOutcome(h, outcome, now, r.verdict(), replaying(r.res.Charges))
+	events(h, r.res.Trace, step, leaseLanes, true)
 }
 
 // verdict says what the run came to: when the retry came against the

@@ -42,23 +42,36 @@ func TestLeaseFigures(t *testing.T) {
 }
 
 // The timeline draws the first lease, the crash and the retries, with a
-// second lease for the takeover, in the order the replay reaches them.
+// second lease for the takeover, in the order the replay reaches them:
+// at the defaults' 16 steps, the first lease from step 2 (the claim), the
+// crash from 7, the 409 from 11, the takeover's lease from 13 and the 201
+// at the end.
 func TestLeaseTimeline(t *testing.T) {
 	end, run := runAt(t, &Lease, nil, atEnd)
 	if n := strings.Count(end, `class="band lease`); n != 2 {
 		t.Errorf("%d lease bands at the end, want 2 (the first claim's, the takeover's)", n)
 	}
-	for _, label := range []string{">crash</text>", ">retry: 409</text>", ">retry: 201</text>"} {
-		if !strings.Contains(end, label) {
-			t.Errorf("the timeline lacks %s", label)
+	if run.Steps() != 16 {
+		t.Fatalf("%d steps at the defaults, want 16", run.Steps())
+	}
+	marks := []struct {
+		what  string
+		shown func(string) bool
+		from  int // the first step that draws it
+	}{
+		{"the first lease", func(o string) bool { return strings.Count(o, `class="band lease`) >= 1 }, 2},
+		{"the crash", func(o string) bool { return strings.Contains(o, ">crash</text>") }, 7},
+		{"the retry's 409", func(o string) bool { return strings.Contains(o, ">retry: 409</text>") }, 11},
+		{"the takeover's lease", func(o string) bool { return strings.Count(o, `class="band lease`) == 2 }, 13},
+		{"the retry's 201", func(o string) bool { return strings.Contains(o, ">retry: 201</text>") }, 16},
+	}
+	for step := 0; step <= run.Steps(); step++ {
+		out, _ := runAt(t, &Lease, nil, step)
+		for _, m := range marks {
+			if got, want := m.shown(out), step >= m.from; got != want {
+				t.Errorf("step %d: %s drawn %v, want %v (from step %d)", step, m.what, got, want, m.from)
+			}
 		}
-	}
-	start, _ := runAt(t, &Lease, nil, 2) // the send and the claim
-	if strings.Count(start, `class="band lease`) != 1 || strings.Contains(start, ">crash</text>") {
-		t.Error("after the claim the timeline should show the first lease alone")
-	}
-	if run.Steps() < 10 {
-		t.Errorf("%d steps", run.Steps())
 	}
 }
 

@@ -166,9 +166,8 @@ func (r *lockRun) Output(h *HTML, step int) {
 		now = replayingLock(st)
 	}
 	holdOutcome(h, outcome, now, r.verdict(), replayingLock(end))
+	events(h, r.res.Trace, step, r.lanes, false)
 
-	h.Elem("h3", "Every event, in order", "class", "lk-storyhead")
-	story(h, r.res.Trace, step, r.lanes)
 }
 
 // replayingLock is the outcome while a replay is under way.

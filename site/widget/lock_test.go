@@ -127,7 +127,7 @@ func TestLockViewReadsNoSentences(t *testing.T) {
 			var a, b HTML
 			r.Output(&a, step)
 			blank.Output(&b, step)
-			cut := func(s string) string { return s[:strings.Index(s, `<h3 class="lk-storyhead"`)] }
+			cut := func(s string) string { return s[:strings.Index(s, `<h3 class="w-storyhead"`)] }
 			if cut(a.String()) != cut(b.String()) {
 				t.Errorf("%v at step %d: the view changes with the sentences", raw, step)
 			}

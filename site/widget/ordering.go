@@ -68,6 +68,8 @@ func (r *orderingRun) Output(h *HTML, step int) {
 			switch fates[i] {
 			case "applied":
 				fate, cls = "applied", "ok"
+			case "stale":
+				fate, cls = "applied over a newer plan", "bad"
 			case "skipped":
 				fate, cls = "skipped", "skip"
 			default:
@@ -105,8 +107,6 @@ func (r *orderingRun) Output(h *HTML, step int) {
 	h.Close("section")
 	h.Close("div")
 
-	story(h, r.res.Trace, step, nil)
-
 	figures := []string{"data-plan", plan, "data-skipped", Itoa(countSkipped(fates))}
 	if step == r.Steps() {
 		figures = append(figures, "data-correct", strconv.FormatBool(r.res.Correct))
@@ -117,9 +117,11 @@ func (r *orderingRun) Output(h *HTML, step int) {
 		now = "Replaying: the plan is " + shown + " so far."
 	}
 	holdOutcome(h, outcome, now, r.verdict(), "Replaying: the plan is "+r.res.Plan+" so far.")
+	events(h, r.res.Trace, step, nil, false)
 }
 
-// state is the plan, each delivery's fate ("", "applied" or "skipped"),
+// state is the plan, each delivery's fate ("", "applied", "stale" for one
+// applied over a newer plan, or "skipped"),
 // the high-water mark (-1 before any) and the ids applied after step events.
 func (r *orderingRun) state(step int) (plan string, fates []string, mark time.Duration, seenIDs []string) {
 	mark = -1
@@ -131,8 +133,13 @@ func (r *orderingRun) state(step int) (plan string, fates []string, mark time.Du
 		case ordering.Apply:
 			ev := eventOf(e.Ref)
 			plan = ev.Plan
-			mark = max(mark, ev.At)
+			// An event older than one already applied puts an older
+			// plan back: applied, and the step that makes the run wrong.
 			fates[len(fates)-1] = "applied"
+			if ev.At < mark {
+				fates[len(fates)-1] = "stale"
+			}
+			mark = max(mark, ev.At)
 			if !seen[ev.ID] {
 				seen[ev.ID] = true
 				seenIDs = append(seenIDs, ev.ID)

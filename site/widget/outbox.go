@@ -7,7 +7,10 @@ import (
 )
 
 // Outbox is the transactional outbox and the consumer's inbox: a relay that
-// publishes an event twice, and an inbox that sends its email once.
+// publishes an event twice, and an inbox that skips the repeat. The inbox
+// records an id after its email is sent, outside any transaction the email
+// could join, and the panel says so: a consumer crash between the two, which
+// the model leaves out, would send the email again.
 var Outbox = Widget{
 	Name:    "outbox",
 	Chapter: "/outbox-and-inbox/",
@@ -96,13 +99,12 @@ func (r *outboxRun) Output(h *HTML, step int) {
 		r.inboxNote(h, st, false)
 		r.inboxNote(h, end, true)
 		h.Close("div")
+		h.Elem("p", "Each id is recorded after its email: a crash between the two would send it again.", "class", "w-note")
 	} else {
 		h.Elem("p", "No inbox: every message is an email.", "class", "w-note")
 	}
 	h.Close("section")
 	h.Close("div")
-
-	story(h, r.res.Trace, step, outboxLanes)
 
 	outcome := outcomeAttrs(step, r.Steps(), r.res.Emails == r.res.Events, "data-published", Itoa(len(st.broker)), "data-emails", Itoa(st.emails),
 		"data-skipped", Itoa(st.skipped))
@@ -111,6 +113,7 @@ func (r *outboxRun) Output(h *HTML, step int) {
 		now = replayingOutbox(st)
 	}
 	holdOutcome(h, outcome, now, r.verdict(), replayingOutbox(end))
+	events(h, r.res.Trace, step, outboxLanes, false)
 }
 
 // outboxState is what the table, the broker and the consumer hold after

@@ -4,9 +4,9 @@ import "github.com/retrylab/retrylab/engine/param"
 
 // Render writes a whole widget, already run with v and shown at its end
 // state: the root element with data-widget, data-params and the id of
-// at, the controls (one form element per parameter, named after it, with
-// a visible label), the replay controls of a replayable run, the output
-// region, and the toolbar (the permalink of that state, Reset) and the
+// at, the output region, the replay controls of a replayable run, the
+// controls (one form element per parameter, named after it, with a
+// visible label), and the toolbar (the permalink of that state, Reset) and the
 // Embed panel with the snippet of that state.
 func Render(h *HTML, w *Widget, v Values, at Place) error {
 	id := at.ID
@@ -27,6 +27,18 @@ func Render(h *HTML, w *Widget, v Values, at Place) error {
 	toolbar(h, v, at)
 	h.Elem("span", w.Summary, "class", "w-summary")
 	h.Close("figcaption")
+
+	// The figure comes first, under the caption, and the controls under
+	// it: the figure and its outcome fit one screen, and a reader who
+	// changes a control sees both. What changed, in a sentence, for screen readers: the output region is
+	// redrawn as a whole, which a live region would read out in full.
+	h.Elem("p", "", "class", "w-sr", "role", "status", "data-region", string(RegionStatus))
+	h.Open("div", "class", "w-output", "data-region", string(RegionOutput))
+	run.Output(h, steps)
+	h.Close("div")
+	if steps > 0 {
+		Player(h, id, steps, steps)
+	}
 
 	form := id + "-form"
 	// The page checks the values itself and says what is wrong beside the
@@ -62,9 +74,6 @@ func Render(h *HTML, w *Widget, v Values, at Place) error {
 		h.Close("div")
 	}
 	h.Close("form")
-	if steps > 0 {
-		Player(h, id, steps, steps)
-	}
 	// Without JavaScript (noscript.css) and in print the controls are
 	// hidden: a caption says which settings produced the run shown (the
 	// controls already say it to the search index, which leaves it out),
@@ -77,13 +86,6 @@ func Render(h *HTML, w *Widget, v Values, at Place) error {
 		try = "To try other settings, and to replay the run step by step, turn JavaScript on."
 	}
 	h.Elem("p", try, "class", "w-nojs")
-	// What changed, in a sentence, for screen readers: the output region is
-	// redrawn as a whole, which a live region would read out in full.
-	h.Elem("p", "", "class", "w-sr", "role", "status", "data-region", string(RegionStatus))
-
-	h.Open("div", "class", "w-output", "data-region", string(RegionOutput))
-	run.Output(h, steps)
-	h.Close("div")
 	embedPanel(h, w, v, at)
 	h.Close("figure")
 	return nil

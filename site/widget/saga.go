@@ -63,8 +63,11 @@ func (r *sagaRun) Output(h *HTML, step int) {
 		h.Open("section", "class", cls, "role", "group", "aria-label", sagaLanes[lane])
 		h.Elem("h3", sagaLanes[lane])
 		words := sagaWords[st]
-		h.Open("p", "class", "w-big").Elem("strong", Figure(ef.Done)).Text(" " + Plural(ef.Done, words[0])).Close("p")
-		h.Elem("p", Count(ef.Undone, words[1]), "class", "w-note")
+		// What is left in place, the figure the saga is judged by, and
+		// under it how it came to be: a charge refunded leaves none.
+		left := max(0, ef.Done-ef.Undone)
+		h.Open("p", "class", "w-big").Elem("strong", Figure(left)).Text(" " + Plural(left, words[0]) + " left").Close("p")
+		h.Elem("p", Count(ef.Done, words[0])+", "+Count(ef.Undone, words[1]), "class", "w-note")
 		if n := endReplays[lane]; n > 0 {
 			h.Elem("p", Count(max(replays[lane], 1), "replayed answer"), heldAttrs(replays[lane] == 0, "class", "w-note ok-text")...)
 		}
@@ -88,8 +91,6 @@ func (r *sagaRun) Output(h *HTML, step int) {
 	h.Close("section")
 	h.Close("div")
 
-	story(h, r.res.Trace, step, sagaLanes)
-
 	card := effects[string(saga.Charge)]
 	figures := []string{"data-charges", Itoa(card.Done), "data-undos", Itoa(card.Undone)}
 	if step == r.Steps() {
@@ -102,6 +103,7 @@ func (r *sagaRun) Output(h *HTML, step int) {
 		now = replayingCard(card)
 	}
 	holdOutcome(h, outcome, now, r.verdict(), replayingCard(endCard))
+	events(h, r.res.Trace, step, sagaLanes, false)
 }
 
 // replayingCard is the outcome while a replay is under way.

@@ -131,8 +131,6 @@ func (r *sentMarkerRun) Output(h *HTML, step int) {
 	h.Close("section")
 	h.Close("div")
 
-	story(h, r.res.Trace, step, sentMarkerLanes)
-
 	outcome := outcomeAttrs(step, r.Steps(), r.res.Sent == 1,
 		"data-sent", Itoa(sent), "data-runs", Itoa(deliveries), "data-skipped", Itoa(skipped))
 	replaying := func(sent, deliveries int) string {
@@ -144,6 +142,7 @@ func (r *sentMarkerRun) Output(h *HTML, step int) {
 	}
 	// What the last step says has its place from the first (hold.go).
 	holdOutcome(h, outcome, now, r.verdict(), replaying(r.res.Sent, r.res.Runs))
+	events(h, r.res.Trace, step, sentMarkerLanes, false)
 }
 
 func (r *sentMarkerRun) verdict() string {

@@ -50,6 +50,20 @@ func TestOutboxFigures(t *testing.T) {
 		map[string]string{"data-published": "1", "data-emails": "1"})
 }
 
+// The outbox widget says what the chapter says of its inbox: the id is
+// recorded after the email, which no transaction can hold with it, so the
+// inbox skips repeats and does not make the email exactly-once. Without an
+// inbox there is nothing to record, and the note is not shown.
+func TestOutboxInboxIsAfterTheEmail(t *testing.T) {
+	const note = "Each id is recorded after its email: a crash between the two would send it again."
+	if html := render(t, &Outbox, nil); !strings.Contains(html, note) {
+		t.Fatalf("with the inbox, the consumer's panel does not say when the id is recorded:\n%s", html)
+	}
+	if html := render(t, &Outbox, map[string]string{"inbox": "off"}); strings.Contains(html, note) {
+		t.Fatal("without an inbox, the panel speaks of recording ids")
+	}
+}
+
 // engine/saga's figures: the runner crashes after the flight, resumes
 // from its log and compensates with keys: the card sees one charge and one
 // undo. Without keys the repeated call books the flight twice, and one

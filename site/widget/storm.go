@@ -77,7 +77,9 @@ func (r *stormRun) Output(h *HTML, _ int) {
 	c.Series(0.5, 1, good, "s1")
 	c.HLine(float64(p.Capacity), "cap", "capacity "+Figure(p.Capacity))
 	if recovered >= 0 {
-		c.VLine(recovered, "ok", "recovered", 0)
+		// Low in the plot: once recovered, goodput and the offered load
+		// run near the top.
+		c.VLine(recovered, "ok", "recovered", -1)
 	}
 	h.Open("div", "class", "w-chart")
 	h.Raw(c.SVG())

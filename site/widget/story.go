@@ -2,21 +2,19 @@ package widget
 
 import "github.com/retrylab/retrylab/engine/sim"
 
-// story writes a trace as an ordered list of what happened, one item per
-// event under the name of the actor it happened to (lanes maps a lane to
-// that name; nil for a story with one actor, whose name would only
-// repeat). The events from step on keep their place, hidden, so that the
-// widget does not jump while it replays; the last one shown is marked while
-// a replay is under way.
-func story(h *HTML, trace sim.Trace, step int, lanes map[string]string) {
-	writeStory(h, trace, step, lanes, false)
-}
-
-// timedStory is story with the virtual time of each event before its
-// actor, for a widget whose point is when things happen (lease: the retry
-// against the lease).
-func timedStory(h *HTML, trace sim.Trace, step int, lanes map[string]string) {
-	writeStory(h, trace, step, lanes, true)
+// events writes a trace under the outcome, headed "Every event, in
+// order": an ordered list of what happened, one item per event under the
+// name of the actor it happened to (lanes maps a lane to that name; nil
+// for a story with one actor, whose name would only repeat), and with the
+// virtual time of each event first when timed (a widget whose point is
+// when things happen: lease, the retry against the lease). It comes after
+// the outcome so that the figure and the outcome stay together on one
+// screen. The events from step on keep their place, hidden, so that the
+// widget does not jump while it replays; the last one shown is marked
+// while a replay is under way.
+func events(h *HTML, trace sim.Trace, step int, lanes map[string]string, timed bool) {
+	h.Elem("h3", "Every event, in order", "class", "w-storyhead")
+	writeStory(h, trace, step, lanes, timed)
 }
 
 // storyRows is the most events a story lists at once. The lock's

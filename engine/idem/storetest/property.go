@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -31,8 +32,13 @@ import (
 //
 // A charge is allowed for each "life" of the key: each request that
 // arrived when the key had no record or a done one that had expired. The
-// oracle reads the record with Get just before each arrival; it never
-// asks the store under test whether a claim was fresh.
+// oracle tells that from the scenario's own clock and TTL, never from
+// what the store under test says: a key is absent until a request
+// arrives for it and after a release; once a request completes it
+// (Complete returned no error) it is done, and expires a TTL after that
+// completion on the scenario's clock; a key in flight never expires. A
+// store that forgets or expires a key too early lets a retry charge
+// again within one life, and fails.
 //
 // A failure prints the scenario's seed; RETRYLAB_SEED=N replays it.
 func RunProperty(t *testing.T, newStore func(t *testing.T) ledger.Store, n int) {
@@ -132,8 +138,50 @@ func (sc *scenario) String() string {
 type planKey struct{}
 
 // dying is the store under test, with a process that dies where the
-// request's context says.
-type dying struct{ ledger.Store }
+// request's context says, and the oracle's view of the key.
+type dying struct {
+	ledger.Store
+	life *life
+}
+
+// life is the oracle's state of the scenario's one key, kept from the
+// scenario's clock: absent, in flight, or done at a time.
+type life struct {
+	mu    sync.Mutex
+	clock *idem.ManualClock
+	state keyState
+	done  time.Time // when the key was completed, while state is keyDone
+}
+
+type keyState int
+
+const (
+	keyAbsent keyState = iota
+	keyInFlight
+	keyDone
+)
+
+// arrive reports whether a request arriving at the clock's time begins a
+// new life of the key (no record, or a done one whose TTL from its
+// completion has passed), and if so marks the key in flight: that
+// request claims it.
+func (l *life) arrive(ttl time.Duration) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := l.clock.Now()
+	if l.state == keyAbsent || l.state == keyDone && !l.done.Add(ttl).After(now) {
+		l.state = keyInFlight
+		return true
+	}
+	return false
+}
+
+func (l *life) set(s keyState) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.state = s
+	l.done = l.clock.Now()
+}
 
 func dieAt(ctx context.Context, p deathPoint) {
 	if d, _ := ctx.Value(planKey{}).(deathPoint); d == p {
@@ -163,7 +211,19 @@ func (d dying) Charge(ctx context.Context, c ledger.Charge) (ledger.Charge, bool
 
 func (d dying) Complete(ctx context.Context, rec idem.Record) error {
 	dieAt(ctx, beforeAnswerSaved)
-	return d.Store.Complete(ctx, rec)
+	err := d.Store.Complete(ctx, rec)
+	if err == nil {
+		d.life.set(keyDone)
+	}
+	return err
+}
+
+func (d dying) Release(ctx context.Context, rec idem.Record) error {
+	err := d.Store.Release(ctx, rec)
+	if err == nil {
+		d.life.set(keyAbsent)
+	}
+	return err
 }
 
 const (
@@ -173,7 +233,8 @@ const (
 
 func (sc *scenario) run(s ledger.Store) error {
 	clock := idem.NewManualClock(T0)
-	h := &idemhttp.Sandbox{Store: dying{s}, Clock: clock, Lease: sc.lease, TTL: sc.ttl}
+	key := &life{clock: clock}
+	h := &idemhttp.Sandbox{Store: dying{s, key}, Clock: clock, Lease: sc.lease, TTL: sc.ttl}
 	account, _ := idemhttp.AccountOf("Bearer " + propToken)
 	ctx := context.Background()
 
@@ -217,11 +278,7 @@ func (sc *scenario) run(s ledger.Store) error {
 		if err := settle(at); err != nil {
 			return err
 		}
-		rec, ok, err := s.Get(ctx, account, propKey)
-		if err != nil {
-			return err
-		}
-		if !ok || rec.State == idem.Done && !rec.ExpiresAt.After(at) {
+		if key.arrive(sc.ttl) {
 			lives++
 		}
 		req := httptest.NewRequest("POST", "/v1/payments", strings.NewReader(`{"amount":2500,"currency":"usd"}`))
