@@ -96,6 +96,17 @@ func TestWidgetReference(t *testing.T) {
 		if len(p.Widgets) != 1 || p.Widgets[0] != w.Name {
 			t.Errorf("widget %s: the block to copy makes widgets %v", w.Name, p.Widgets)
 		}
+		// Its link sets the widget to a state other than its block's.
+		links := widgetLinksIn(t, "widget "+w.Name, blocks[i][1])
+		if len(links) != 1 || links[0][0] != w.Name+"-1" || links[0][1] == "" {
+			t.Errorf("widget %s: the block to copy has links %v, want one that sets %s-1", w.Name, links, w.Name)
+		}
+	}
+	for _, want := range []string{"`[text](widget:NAME-N?param=value&param=value)`", "`NAME-N` is the Nth widget called NAME",
+		"The parts of its output, by the headings the reader sees: **Server's ledger**, **Client's receipt**."} {
+		if !strings.Contains(ref.String(), want) {
+			t.Errorf("the reference does not say %q", want)
+		}
 	}
 
 	var stdout, stderr bytes.Buffer
@@ -108,5 +119,73 @@ func TestWidgetReference(t *testing.T) {
 	stdout.Reset()
 	if code := run(context.Background(), []string{"widgets", "paymnt"}, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), `widget "paymnt": unknown widget (did you mean payment? known: `) {
 		t.Errorf("sitegen widgets paymnt: exit %d, %q; want 2 and the known widgets", code, stderr.String())
+	}
+}
+
+// widgetLinksIn converts md, a page's body, and returns the widget links
+// it renders, each as the widget it names and the query of its
+// permalink without the widget's own parameter; it fails the test when
+// the build refuses md or when a "widget:" link is not rendered as one.
+func widgetLinksIn(t *testing.T, what, md string) [][2]string {
+	t.Helper()
+	p, err := markdown.New().Convert(what, []byte("---\ntitle: T\n---\n\n"+md))
+	if err != nil {
+		t.Errorf("%s: the build refuses it: %v\n%s", what, err, md)
+		return nil
+	}
+	var out [][2]string
+	for _, m := range widgetLinkRE.FindAllStringSubmatch(p.Body, -1) {
+		id, query := widget.SplitPermalink(strings.SplitN(html.UnescapeString(m[2]), "#", 2)[0])
+		if id != widget.IDPrefix+m[1] {
+			t.Errorf("%s: the link to %s is a permalink to %q", what, m[1], id)
+		}
+		out = append(out, [2]string{m[1], query})
+	}
+	if want := strings.Count(md, "]("+markdown.WidgetLinkScheme); len(out) != want {
+		t.Errorf("%s: %d widget links rendered of the %d written:\n%s", what, len(out), want, p.Body)
+	}
+	return out
+}
+
+// The authors' guide explains widget links where authors look, with an
+// example that the build takes as it stands: a widget block and links
+// that set it, by its name and number in the page.
+func TestAuthoringGuideShowsWidgetLinks(t *testing.T) {
+	root := repoRoot(t)
+	guide, err := readGuide(root, markdown.New(markdown.WithSourceRoot(root)), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := strings.Index(guide.Body, `id="widget-links"`)
+	if start < 0 {
+		t.Fatal("the guide has no section #widget-links")
+	}
+	section := textOf(guide.Body[start:strings.Index(guide.Body, `id="widgets"`)])
+	for _, want := range []string{"widget:", "payment-1", "counted from 1", "payment-2", "#w-payment-2",
+		"keep the values of the widget's block", "Server's ledger", "More parameters", "Embed"} {
+		if !strings.Contains(section, want) {
+			t.Errorf("the guide's section on widget links does not say %q", want)
+		}
+	}
+	src := readFile(t, filepath.Join(root, guideFile))
+	src = src[strings.Index(src, "{#widget-links}"):]
+	examples := regexp.MustCompile("(?s)````markdown\n(.*?)````\n").FindAllStringSubmatch(src, -1)
+	if len(examples) == 0 {
+		t.Fatal("the guide's section on widget links has no example")
+	}
+	for _, ex := range examples {
+		links := widgetLinksIn(t, "the guide's example", ex[1])
+		if len(links) == 0 {
+			t.Errorf("the guide's example has no widget link:\n%s", ex[1])
+		}
+		for _, l := range links {
+			if l[0] != "payment-1" || l[1] == "" {
+				t.Errorf("the guide's example links to %s with %q, want payment-1 in another state", l[0], l[1])
+			}
+		}
+	}
+	// The reference, which follows the section, shows the syntax too.
+	if !strings.Contains(guide.Body, "<code>[text](widget:NAME-N?param=value&amp;param=value)</code>") {
+		t.Error("the guide's reference does not show a widget link's syntax")
 	}
 }

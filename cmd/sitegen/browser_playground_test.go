@@ -191,3 +191,69 @@ func TestBrowserPlaygroundWithoutJavaScript(t *testing.T) {
 		t.Error("without JavaScript the editor and its buttons are shown, though they cannot work")
 	}
 }
+
+// The playground refuses the links the build refuses, in the build's
+// words: a page the site lacks, a section a page lacks, a section the
+// draft lacks. While an author edits far down a long draft, the problem
+// nearest the caret is in view under the editor, at 1280×900 and on a
+// 390×844 phone, and it follows the caret to another problem.
+func TestBrowserPlaygroundChecksLinks(t *testing.T) {
+	ts := serveSite(t, builtSite(t))
+	ctx := newBrowser(t)
+	con := watchConsole(ctx)
+	var draft strings.Builder
+	draft.WriteString("---\ntitle: Links\n---\n\n[back](#nowhere) and [up](#later).\n\n## Later\n\n")
+	for i := 0; i < 80; i++ {
+		draft.WriteString("A line of prose, one of many.\n\n")
+	}
+	draft.WriteString("See [the timeout](/double-charge/#what-a-timeout-tells-yo) and [this](/nope/).\n")
+	lines := strings.Count(draft.String(), "\n")
+	want := []string{
+		`line 5link to #nowhere: /playground/ has no section or widget with the id "nowhere"`,
+		`line ` + strconv.Itoa(lines) + `link to /double-charge/#what-a-timeout-tells-yo: /double-charge/ has no section or widget with the id "what-a-timeout-tells-yo" (did you mean #what-a-timeout-tells-you?)`,
+		`line ` + strconv.Itoa(lines) + `link to /nope/: no such page`,
+	}
+	for _, phone := range []bool{false, true} {
+		size := chromedp.EmulateViewport(1280, 900)
+		if phone {
+			size = chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile)
+		}
+		if err := chromedp.Do(ctx, chromedp.Navigate("about:blank"), size); err != nil {
+			t.Fatal(err)
+		}
+		openPlayground(t, ctx, ts.URL+"/playground/")
+		// The caret at the end, where the author typed last, with the
+		// editor scrolled into view as typing there leaves it.
+		evalT[bool](t, ctx, `(() => { const ta = document.querySelector('`+pgText+`');
+			ta.value = `+strconv.Quote(draft.String())+`; ta.focus(); ta.setSelectionRange(ta.value.length, ta.value.length);
+			ta.dispatchEvent(new Event("input")); ta.scrollIntoView({block: "nearest"}); return true; })()`)
+		waitJS(t, ctx, "the link problems", `[...document.querySelectorAll('`+pgProblem+`')].map(li => li.textContent).join("\n") === `+strconv.Quote(strings.Join(want, "\n")),
+			`[...document.querySelectorAll('`+pgProblem+`')].map(li => li.textContent).join("\n")`)
+		inView := `(() => { const r = document.querySelector("[data-pg-here]").getBoundingClientRect();
+			return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight; })()`
+		if !evalT[bool](t, ctx, inView) {
+			t.Errorf("phone %v: the problem under the editor is out of view: %v, window %v", phone,
+				evalT[any](t, ctx, `document.querySelector("[data-pg-here]").getBoundingClientRect().toJSON()`), evalT[float64](t, ctx, `innerHeight`))
+		}
+		if got := evalT[string](t, ctx, `document.querySelector("[data-pg-here]").textContent`); got != want[1]+" (2 of 3 problems)" {
+			t.Errorf("phone %v: under the editor %q, want the problem at the caret's line, %q", phone, got, want[1])
+		}
+		// The caret on line 5: the problem there.
+		evalT[bool](t, ctx, `(() => { const ta = document.querySelector('`+pgText+`'); const at = ta.value.indexOf("[back]");
+			ta.focus(); ta.setSelectionRange(at, at); return true; })()`)
+		waitJS(t, ctx, "the problem at line 5", `document.querySelector("[data-pg-here]").textContent.startsWith(`+strconv.Quote(want[0])+`)`,
+			`document.querySelector("[data-pg-here]").textContent`)
+		if !evalT[bool](t, ctx, inView) {
+			t.Errorf("phone %v: with the caret on line 5 the problem under the editor is out of view", phone)
+		}
+	}
+	// Fixed, the draft is taken and nothing is shown under the editor.
+	evalT[bool](t, ctx, `(() => { const ta = document.querySelector('`+pgText+`');
+		ta.value = ta.value.replace("#nowhere", "#later").replace("#what-a-timeout-tells-yo", "#what-a-timeout-tells-you").replace("/nope/", "/");
+		ta.dispatchEvent(new Event("input")); return true; })()`)
+	waitJS(t, ctx, "the fixed draft", `document.querySelector("[data-pg-problems]").hidden && document.querySelector("[data-pg-here]").hidden && !document.querySelector("[data-pg-preview]").hasAttribute("data-stale")`,
+		`document.querySelector("[data-pg-problems]").textContent`)
+	if p := con.problems(); len(p) > 0 {
+		t.Errorf("console problems: %v", p)
+	}
+}

@@ -17,7 +17,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/retrylab/retrylab/site/linkcheck"
 	"github.com/retrylab/retrylab/site/markdown"
+	"github.com/retrylab/retrylab/site/playground"
 	"github.com/retrylab/retrylab/site/widget"
 )
 
@@ -404,6 +406,7 @@ type siteContent struct {
 	Articles []*article
 	Guide    *article          // /authoring/
 	Example  string            // the playground's starter text (readExample)
+	Links    linkcheck.Data    // what the link check knows, for the playground's
 	Images   map[string]string // URL path -> file (listContent)
 }
 
@@ -482,6 +485,7 @@ func readContent(root, dir, origin string, cache *buildCache, workers int) (*sit
 	if err := sourceErrors(errs); err != nil {
 		return nil, err
 	}
+	sc.Links = m.Data(playground.DraftURL)
 	return sc, nil
 }
 
@@ -524,22 +528,22 @@ func newArticle(f string, page *markdown.Page, src []byte) *article {
 // pages, the search page, the feeds, the files of site/root and the
 // images.
 func newSiteMap(root string, sc *siteContent, partial []*article, rules []HeaderRule) (*siteMap, error) {
-	m := &siteMap{paths: map[string]bool{}, ids: map[string][]string{}, rules: rules}
+	m := newLinkSite(rules)
 	for _, a := range sc.Articles {
-		m.add(a.URL, a.IDs)
+		m.Add(a.URL, a.IDs)
 	}
 	if sc.Guide != nil {
-		m.add(sc.Guide.URL, sc.Guide.IDs)
+		m.Add(sc.Guide.URL, sc.Guide.IDs)
 	}
 	for _, a := range partial {
-		m.addUnknown(a.URL)
+		m.AddUnknown(a.URL)
 	}
 	for _, w := range widget.All() {
-		m.paths["/"+embedDir+"/"+w.Name+"/"] = true
+		m.Paths["/"+embedDir+"/"+w.Name+"/"] = true
 	}
 	for _, b := range builtTop {
 		if b.url != "" {
-			m.paths[b.url] = true
+			m.Paths[b.url] = true
 		}
 	}
 	names, err := rootFiles(root)
@@ -547,10 +551,10 @@ func newSiteMap(root string, sc *siteContent, partial []*article, rules []Header
 		return nil, err
 	}
 	for _, name := range names {
-		m.paths["/"+name] = true
+		m.Paths["/"+name] = true
 	}
 	for u := range sc.Images {
-		m.paths[u] = true
+		m.Paths[u] = true
 	}
 	return m, nil
 }
@@ -586,6 +590,7 @@ type pageData struct {
 	NotFound    bool       // 404.html
 	Search      bool       // the search page
 	Example     string     // the playground's starter text
+	SiteLinks   string     // the playground's: linkcheck.Data, as JSON
 	Unindexed   bool       // kept out of the search index: the authors' guide, for authors, not readers
 	Credit      link       // an embed page's: the article that explains its widget
 	Canonical   string     // the page's absolute URL on the site's origin
@@ -763,7 +768,7 @@ func renderSite(dir, templates string, as *assets, sc *siteContent, origin strin
 		Search:      true,
 		Canonical:   origin + "/search/",
 	})
-	write(playgroundDir+"/index.html", "playground", playgroundPage(sc.Example, origin))
+	write(playgroundDir+"/index.html", "playground", playgroundPage(sc.Example, sc.Links, origin))
 	failed := make([]error, len(queue))
 	forEach(len(queue), workers, func(i int) {
 		failed[i] = renderPage(dir, layouts, queue[i].file, queue[i].layout, queue[i].d)

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/retrylab/retrylab/site/linkcheck"
 	"github.com/retrylab/retrylab/site/markdown"
 )
 
@@ -28,7 +29,7 @@ import (
 
 // imagesDir is the folder of content/ whose files are copied to the
 // site's /images/, and the first segment of their URLs.
-const imagesDir = "images"
+const imagesDir = linkcheck.ImagesDir
 
 // imageExts are the types of file content/images/ may hold: the ones
 // browsers show in an <img>.

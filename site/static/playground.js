@@ -18,7 +18,7 @@
   if (!me || !page) return;
   function part(name) { return page.querySelector("[data-pg-" + name + "]"); }
   const text = part("text"), lines = part("lines"), preview = part("preview");
-  const status = part("status"), problems = part("problems");
+  const status = part("status"), problems = part("problems"), here = part("here");
   const share = part("share"), reset = part("reset"), link = part("link"), said = part("said");
 
   // The starter text is the textarea's own content, as the build wrote it.
@@ -123,6 +123,8 @@
   // last good page, dimmed.
   function show(r) {
     const list = r.problems || [];
+    shown = list;
+    drawHere();
     badLines = {};
     problems.textContent = "";
     for (let i = 0; i < list.length; i++) {
@@ -159,6 +161,57 @@
   problems.addEventListener("click", (ev) => {
     const b = ev.target.closest("button[data-line]");
     if (b) goToLine(parseInt(b.getAttribute("data-line"), 10));
+  });
+
+  // ---- The problem at hand, under the editor ----
+
+  // The list sits above the preview, out of view while an author edits
+  // far down a long draft (the editor stays in view, the page's top does
+  // not); the line under the editor shows the problem nearest the
+  // caret's line, so the one being fixed is always in view.
+  let shown = []; // the problems drawn last
+  function caretLine() {
+    const v = text.value, end = text.selectionStart;
+    let n = 1;
+    for (let i = v.indexOf("\n"); i >= 0 && i < end; i = v.indexOf("\n", i + 1)) n++;
+    return n;
+  }
+  function drawHere() {
+    if (shown.length === 0) {
+      here.hidden = true;
+      here.textContent = "";
+      return;
+    }
+    const at = caretLine();
+    let best = 0;
+    for (let i = 1; i < shown.length; i++) {
+      if (Math.abs(shown[i].line - at) < Math.abs(shown[best].line - at)) best = i;
+    }
+    const p = shown[best];
+    here.textContent = "";
+    if (p.line > 0) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.setAttribute("data-line", p.line);
+      b.textContent = "line " + p.line;
+      here.appendChild(b);
+    }
+    here.appendChild(document.createTextNode(p.message));
+    if (shown.length > 1) {
+      const more = document.createElement("span");
+      more.className = "pg-here-count";
+      more.textContent = " (" + (best + 1) + " of " + shown.length + " problems)";
+      here.appendChild(more);
+    }
+    here.hidden = false;
+  }
+  here.addEventListener("click", (ev) => {
+    const b = ev.target.closest("button[data-line]");
+    if (b) goToLine(parseInt(b.getAttribute("data-line"), 10));
+  });
+  // The caret moves by keys, clicks and the list's buttons alike.
+  document.addEventListener("selectionchange", () => {
+    if (document.activeElement === text && shown.length > 1) drawHere();
   });
 
   function escapeHTML(s) {
