@@ -129,6 +129,7 @@ type instance struct {
 	caption element // the settings of the run shown, in words
 	link    element // the permalink
 	play    element // the play/pause button
+	playAs  string  // what the play button shows (PlayLabel's markup)
 	scrub   element // the scrubber
 	w       *widget.Widget
 	values  widget.Values
@@ -223,7 +224,13 @@ func hydrate(root element, initial string) error {
 		}
 		switch widget.Action(btn.GetAttribute("data-action")) {
 		case widget.ActionPlay:
-			in.toggle()
+			// At the run's end the press submits the form: the run is
+			// made again from the controls, a value typed and not yet
+			// committed included, and replayed from the start.
+			if in.replay.Playing() || in.replay.Step() < in.replay.Steps() {
+				ev.Call("preventDefault")
+				in.toggle()
+			}
 		case widget.ActionBack:
 			in.stepBy(-1)
 		case widget.ActionForward:
@@ -510,14 +517,17 @@ func (in *instance) playingChanged() {
 	in.label()
 }
 
-// label shows Play or Pause on the play button.
+// label shows Play, Pause or, at the run's end, Replay on the play button.
 func (in *instance) label() {
 	if in.play == nil {
 		return
 	}
 	var h widget.HTML
-	widget.PlayLabel(&h, in.replay.Playing())
-	in.play.SetInnerHTML(h.String())
+	widget.PlayLabel(&h, in.replay.Playing(), in.replay.Step() >= in.replay.Steps())
+	if s := h.String(); s != in.playAs {
+		in.playAs = s
+		in.play.SetInnerHTML(s)
+	}
 }
 
 // show asks for the output region at step of the values shown (the
@@ -537,8 +547,9 @@ func (in *instance) draw(html string, step, steps int) {
 	morph(in.out.Value, html)
 	in.root.SetAttribute(string(widget.AttrStep), widget.Itoa(step))
 	if in.stepno != nil {
-		in.stepno.SetTextContent(widget.StepText(step, steps))
+		in.stepno.SetTextContent(widget.StepNo(step, steps))
 	}
+	in.label()
 	collectLater()
 	if in.scrub != nil {
 		in.scrub.SetAttribute("max", widget.Itoa(steps))

@@ -277,8 +277,8 @@ func TestBrowserPaymentReplayWithKeys(t *testing.T) {
 	// A change re-runs at once: the end state with keys.
 	waitOutcome(t, ctx, "1", "ch_1")
 
-	// Replay steps through the trace from the start.
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`[data-widget="payment"] button[data-action="replay"]`))); err != nil {
+	// At the end, Play reads Replay and steps through the trace from the start.
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`[data-widget="payment"] button[data-action="play"]`))); err != nil {
 		t.Fatal(err)
 	}
 	// The first step is drawn once the simulator worker answers.

@@ -38,7 +38,6 @@ const (
 	ActionPlay    Action = "play"    // play or pause the replay
 	ActionBack    Action = "back"    // a step back
 	ActionForward Action = "forward" // a step forward
-	ActionReplay  Action = "replay"  // replay from the start (submits the form)
 	ActionRun     Action = "run"     // run again (submits the form of a widget without replay)
 	ActionScrub   Action = "scrub"   // the scrubber
 	ActionCopy    Action = "copy"    // copy the embed snippet

@@ -41,7 +41,7 @@ func TestPaymentWidgetShowsTheDoubleCharge(t *testing.T) {
 		`<select id="w-payment-1-keys" name="keys">`,
 		`<label class="w-field" for="w-payment-1-keys"`,
 		`<tr class="orphan"><td>ch_1</td>`, // the charge the client never heard of
-		`data-action="replay"`,
+		`data-action="play"`,
 		// the one fault in use, what the other attempts meet, and Add
 		`<select name="faults" aria-label="Network, attempt by attempt 1">`,
 		`<p class="w-item-rest">After these: ok</p>`,

@@ -92,19 +92,20 @@ func Render(h *HTML, w *Widget, v Values, at Place) error {
 }
 
 // Player writes the replay controls of a replayable widget, at step of
-// steps: play and pause, a step back and forward, replay from the start (a
-// submit button of the parameters' form, id + "-form"), a scrubber, the
-// step's number and the keyboard shortcuts, which the page's module wires.
+// steps: one button that plays and pauses, and at the run's end replays it
+// from the start, a step back and forward, a scrubber, the step's number
+// and the keyboard shortcuts, which the page's module wires. The play
+// button submits the parameters' form (id + "-form"), which is how a
+// replay asked for before the module runs is kept (loader.js); the module
+// takes the press as play or pause until the run's end.
 func Player(h *HTML, id string, step, steps int) {
 	h.Open("div", "class", "w-player", "role", "group", "aria-label", "Replay", "data-region", string(RegionPlayer))
 	h.Open("div", "class", "w-buttons")
-	h.Open("button", "type", "button", "class", "w-play", "data-action", string(ActionPlay), "aria-keyshortcuts", "k Space")
-	PlayLabel(h, false)
+	h.Open("button", "type", "submit", "form", id+"-form", "class", "w-play w-replay", "data-action", string(ActionPlay), "aria-keyshortcuts", "k Space")
+	PlayLabel(h, false, step >= steps)
 	h.Close("button")
-	h.Elem("button", "◀ Step", "type", "button", "data-action", string(ActionBack), "aria-label", "Step back", "aria-keyshortcuts", "ArrowLeft")
-	h.Elem("button", "Step ▶", "type", "button", "data-action", string(ActionForward), "aria-label", "Step forward", "aria-keyshortcuts", "ArrowRight")
-	h.Elem("button", "↺ Replay", "type", "submit", "form", id+"-form", "class", "w-replay", "data-action", string(ActionReplay),
-		"aria-label", "Replay from the start")
+	h.Elem("button", "◀ Back", "type", "button", "data-action", string(ActionBack), "aria-label", "Step back", "aria-keyshortcuts", "ArrowLeft")
+	h.Elem("button", "Forward ▶", "type", "button", "data-action", string(ActionForward), "aria-label", "Step forward", "aria-keyshortcuts", "ArrowRight")
 	h.Close("div")
 	sid := id + "-step"
 	h.Open("div", "class", "w-scrub")
@@ -113,7 +114,7 @@ func Player(h *HTML, id string, step, steps int) {
 		"min", "0", "max", Itoa(steps), "step", "1", "value", Itoa(step),
 		"aria-valuetext", StepText(step, steps), "aria-keyshortcuts", "Home End")
 	h.Open("output", "class", "w-stepno", "for", sid, "data-region", string(RegionStepNo))
-	StepLabel(h, step, steps)
+	h.Text(StepNo(step, steps))
 	h.Close("output")
 	h.Close("div")
 	h.Open("p", "class", "w-keys")
@@ -124,19 +125,25 @@ func Player(h *HTML, id string, step, steps int) {
 	h.Close("div")
 }
 
-// PlayLabel writes the play button's content: "▶ Play", or "❚❚ Pause"
-// while a replay runs. The symbol is decoration; the word is the name.
-func PlayLabel(h *HTML, playing bool) {
-	if playing {
+// PlayLabel writes the play button's content: "❚❚ Pause" while a replay
+// runs, "↺ Replay" at the run's end, where a press replays it from the
+// start, and "▶ Play" elsewhere. The symbol is decoration; the word is the
+// name.
+func PlayLabel(h *HTML, playing, atEnd bool) {
+	switch {
+	case playing:
 		h.Elem("span", "❚❚", "aria-hidden", "true").Text(" Pause")
-		return
+	case atEnd:
+		h.Elem("span", "↺", "aria-hidden", "true").Text(" Replay")
+	default:
+		h.Elem("span", "▶", "aria-hidden", "true").Text(" Play")
 	}
-	h.Elem("span", "▶", "aria-hidden", "true").Text(" Play")
 }
 
-// StepLabel writes "Step 3 of 9".
-func StepLabel(h *HTML, step, steps int) {
-	h.Text(StepText(step, steps))
+// StepNo is the step's number beside the scrubber, whose label says
+// "Step": "3 of 9".
+func StepNo(step, steps int) string {
+	return Itoa(step) + " of " + Itoa(steps)
 }
 
 // StepText is "Step 3 of 9".

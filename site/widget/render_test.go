@@ -7,9 +7,9 @@ import (
 	"testing"
 )
 
-// A replayable widget gets the replay controls: play and pause, a step back
-// and forward, replay from the start (a submit button of the parameters'
-// form), a labelled scrubber over the steps, the step's number and the
+// A replayable widget gets the replay controls: one button to play, pause
+// and, at the run's end, replay from the start (a submit button of the
+// parameters' form), a step back and forward, a labelled scrubber over the steps, the step's number and the
 // keyboard shortcuts. Guard at its defaults has 10 steps: 6 for the burst
 // in lockstep (SELECT, three card hops, INSERT, answer), 2 for each
 // follow-up (SELECT finds the row, answer).
@@ -18,13 +18,12 @@ func TestRenderPlayer(t *testing.T) {
 	for _, want := range []string{
 		`<form class="w-controls" id="w-guard-1-form"`,
 		`<div class="w-player" role="group" aria-label="Replay" data-region="player">`,
-		`<button type="button" class="w-play" data-action="play" aria-keyshortcuts="k Space"><span aria-hidden="true">▶</span> Play</button>`,
+		`<button type="submit" form="w-guard-1-form" class="w-play w-replay" data-action="play" aria-keyshortcuts="k Space"><span aria-hidden="true">↺</span> Replay</button>`,
 		`data-action="back" aria-label="Step back"`,
 		`data-action="forward" aria-label="Step forward"`,
-		`<button type="submit" form="w-guard-1-form" class="w-replay" data-action="replay"`,
 		`<label for="w-guard-1-step" class="w-label">Step</label>`,
 		`<input type="range" id="w-guard-1-step" class="w-scrubber" data-action="scrub" min="0" max="10" step="1" value="10" aria-valuetext="Step 10 of 10"`,
-		`data-region="stepno">Step 10 of 10</output>`,
+		`data-region="stepno">10 of 10</output>`,
 		`<kbd>K</kbd>`, `<kbd>Home</kbd>`,
 		`<p class="w-sr" role="status" data-region="status"></p>`,
 	} {
