@@ -88,7 +88,7 @@ func TestSearchIndex(t *testing.T) {
 	}
 	// What only a widget's controls, player, output (backoff's chart,
 	// payment's sequence of events) and embed panel say.
-	for _, s := range []string{"Keys: K or Space", "first/last", "Forward ▶", "data-retrylab", "Link to this state", "To show this widget", "On this page", "Previous",
+	for _, s := range []string{"Keys: K or Space", "first/last", "data-retrylab", "Link to this state", "To show this widget", "On this page", "Previous",
 		"all served: ", "card charged: ch_"} {
 		for u, c := range frags {
 			if strings.Contains(c, s) {
