@@ -65,7 +65,7 @@ func (r *orderingRun) Output(h *HTML, step int) {
 		ev := eventOf(id)
 		fate, cls := fateText(fates, i)
 		end, _ := fateText(endFates, i)
-		h.Open("li", "class", cls).Elem("code", id).Text(" "+ev.Plan+", "+secondsText(ev.At)+": ").Open("strong")
+		h.Open("li", "class", cls).Elem("code", id).Text(" " + ev.Plan + ", " + secondsText(ev.At) + ": ").Open("strong")
 		// The row keeps the room of the fate the replay will reach, at
 		// every step, so that a longer one does not wrap the row as it
 		// comes.
