@@ -47,6 +47,10 @@ var Rows = []Row{
 	// Section 4: budget, 1,000 requests with 3 retries each.
 	{"budget", "no budget", map[string]string{"budget": "off"}, map[string]string{"calls": "4000"}},
 	{"budget", "a budget of 10%", nil, map[string]string{"calls": "1109"}},
+	// The AWS SDKs' retry quota in the budget's terms, in a total outage
+	// (nothing earned): 500 tokens at 5 a retry, then at 14.
+	{"budget", "AWS's long-standing quota", map[string]string{"retries": "2", "ratio": "0", "bank": "100"}, map[string]string{"calls": "1099"}},
+	{"budget", "AWS's newer quota", map[string]string{"retries": "2", "ratio": "0", "bank": "35.7"}, map[string]string{"calls": "1035"}},
 
 	// Section 5: storm (recovered: seconds after the trigger, or never).
 	{"storm", "retry every timeout", nil,
