@@ -130,6 +130,7 @@ type instance struct {
 	link    element // the permalink
 	play    element // the play/pause button
 	playAs  string  // what the play button shows (PlayLabel's markup)
+	typing  func()  // cancels the re-run of a number being typed
 	scrub   element // the scrubber
 	w       *widget.Widget
 	values  widget.Values
@@ -209,9 +210,44 @@ func hydrate(root element, initial string) error {
 			return
 		}
 		if _, ok := w.Schema.Param(name.String()); ok {
+			if in.typing != nil {
+				in.typing()
+				in.typing = nil
+			}
+			// A number typed and already shown, as it was typed, is not
+			// run again as the field is left.
+			if in.shows(name.String()) {
+				return
+			}
 			in.changedParam = name.String()
 			in.changed(false)
 		}
+	})
+	// A number re-runs the widget as it is typed, once the typing pauses
+	// and the field holds a value the widget takes: "100" typed into a
+	// field shows its run without leaving the field. A value on its way
+	// ("1" of "100", below the field's least) waits for the change event,
+	// at the field's blur or Enter, which says what is wrong with it.
+	listen(root.Value, "input", func(ev js.Value) {
+		t := ev.Get("target")
+		name := t.Get("name")
+		if t.Get("type").String() != "number" || name.Type() != js.TypeString {
+			return
+		}
+		if _, ok := w.Schema.Param(name.String()); !ok {
+			return
+		}
+		if in.typing != nil {
+			in.typing()
+		}
+		in.typing = later(typingPause, func() {
+			in.typing = nil
+			if _, ferr := in.w.FormValues(in.controls(), name.String(), in.values); ferr != nil || in.shows(name.String()) {
+				return
+			}
+			in.changedParam = name.String()
+			in.changed(false)
+		})
 	})
 	listen(in.form.Value, "submit", func(ev js.Value) {
 		ev.Call("preventDefault")
@@ -414,6 +450,22 @@ func (in *instance) answered(a answer) {
 	// From the change to its result drawn, for the record and the tests.
 	in.root.SetAttribute(string(widget.AttrMS), strconv.FormatFloat(now()-q.start, 'f', 1, 64))
 }
+
+// shows reports whether the widget shows the run of its controls' values
+// as they stand, changed last at name, with no error and no run under way.
+func (in *instance) shows(name string) bool {
+	if in.changing != nil || in.root.GetAttribute(string(widget.AttrError)) != "" {
+		return false
+	}
+	values, ferr := in.w.FormValues(in.controls(), name, in.values)
+	return ferr == nil && values.JSON() == in.values.JSON()
+}
+
+// typingPause is how long, in milliseconds, a number's typing pauses
+// before the widget re-runs with it: 150 ms is shorter than the pause a
+// reader makes to look at the result, and longer than the gap between
+// two keys of one number.
+const typingPause = 150
 
 // busyDelay is how long, in milliseconds, a widget computes before it
 // says "running…": 50 ms is three frames at 60 Hz, half the 100 ms within

@@ -46,6 +46,10 @@ type Chart struct {
 	// only between paths of the same commands); give the most values the
 	// chart is ever drawn with.
 	Pad int
+	// Strip makes the chart a time line without a y scale (no y title, no
+	// ticks, no HLine key): no row above its plot and no least height, so
+	// that it is as tall as Height, which its labels' rows need.
+	Strip bool
 
 	data  markup.HTML    // drawn in the plot's stretched viewBox
 	marks markup.HTML    // drawn over the data, in the outer coordinates
@@ -84,13 +88,32 @@ const (
 // would squeeze its bars and lines into a strip.
 const MinHeight = 240
 
-func (c *Chart) plotHeight() float64 { return float64(max(c.Height, MinHeight) - top - bottom) }
+// stripTop is a strip's room above its plot, in CSS pixels.
+const stripTop = 8
+
+// top is the plot's top, in CSS pixels down the outer <svg>.
+func (c *Chart) top() float64 {
+	if c.Strip {
+		return stripTop
+	}
+	return top
+}
+
+// height is the outer <svg>'s height, in CSS pixels.
+func (c *Chart) height() int {
+	if c.Strip {
+		return c.Height
+	}
+	return max(c.Height, MinHeight)
+}
+
+func (c *Chart) plotHeight() float64 { return float64(c.height()) - c.top() - bottom }
 
 // xFrac is where x lies across the whole width, as a fraction.
 func (c *Chart) xFrac(x float64) float64 { return padL + c.X.frac(x)*(1-padL-padR) }
 
 // yPx is where y lies down the outer <svg>, in pixels.
-func (c *Chart) yPx(y float64) float64 { return top + c.plotHeight()*(1-c.Y.frac(y)) }
+func (c *Chart) yPx(y float64) float64 { return c.top() + c.plotHeight()*(1-c.Y.frac(y)) }
 
 // xIn and yIn are the coordinates of x and y in the plot's viewBox,
 // clamped to just outside it so that an outlier draws as a cut shape.
@@ -114,7 +137,7 @@ func (c *Chart) Band(from, to float64, class, label string) {
 		"transform", "translate("+coord(x0)+" 0) scale("+coord(x1-x0)+" 1)")
 	if label != "" {
 		c.marks.Elem("text", label, "class", join("band-label", class), "x", pct((c.xFrac(from)+c.xFrac(to))/2),
-			"y", coord(top-6), "text-anchor", "middle", "paint-order", "stroke")
+			"y", coord(c.top()-6), "text-anchor", "middle", "paint-order", "stroke")
 	}
 }
 
@@ -219,7 +242,7 @@ func (c *Chart) HLine(y float64, class, label string) {
 // line may fall.
 func (c *Chart) VLine(x float64, class, label string, row int) {
 	f := c.xFrac(x)
-	c.marks.Open("svg", "class", "at", "data-key", c.key("vline"), "aria-hidden", "true", "x", pct(padL), "y", itoa(top), "width", pct(1-padL-padR), "height", coord(c.plotHeight()),
+	c.marks.Open("svg", "class", "at", "data-key", c.key("vline"), "aria-hidden", "true", "x", pct(padL), "y", coord(c.top()), "width", pct(1-padL-padR), "height", coord(c.plotHeight()),
 		"viewBox", "0 0 1000 1000", "preserveAspectRatio", "none", "overflow", "visible")
 	// At the place pct would write across the whole width, to a
 	// ten-thousandth of a unit: the line falls on the same pixels as a
@@ -235,9 +258,12 @@ func (c *Chart) VLine(x float64, class, label string, row int) {
 		}
 		// Row 0 sits 32 px down; a row is 16 px; row -1 sits 6 px above
 		// the plot's bottom.
-		y := top + 32 + 16*float64(row)
+		y := c.top() + 32 + 16*float64(row)
+		if c.Strip {
+			y = c.top() + 14 + 16*float64(row)
+		}
 		if row < 0 {
-			y = top + c.plotHeight() - 6 + 16*float64(row+1)
+			y = c.top() + c.plotHeight() - 6 + 16*float64(row+1)
 		}
 		c.marks.Elem("text", label, "class", join("ref-label", class), "x", pct(f), "dx", dx,
 			"y", coord(y), "text-anchor", anchor, "paint-order", "stroke")
@@ -250,7 +276,7 @@ func (c *Chart) VLine(x float64, class, label string, row int) {
 func (c *Chart) SVG() string {
 	var w markup.HTML
 	ph := c.plotHeight()
-	w.Open("svg", "class", join("chart", c.Class), "role", "img", "width", "100%", "height", itoa(max(c.Height, MinHeight)),
+	w.Open("svg", "class", join("chart", c.Class), "role", "img", "width", "100%", "height", itoa(c.height()),
 		"xmlns", "http://www.w3.org/2000/svg")
 	w.Elem("title", c.Title)
 	if c.Desc != "" {
@@ -264,7 +290,7 @@ func (c *Chart) SVG() string {
 	}
 	w.Close("g")
 
-	w.Open("svg", "class", "plot", "x", pct(padL), "y", itoa(top), "width", pct(1-padL-padR), "height", coord(ph),
+	w.Open("svg", "class", "plot", "x", pct(padL), "y", coord(c.top()), "width", pct(1-padL-padR), "height", coord(ph),
 		"viewBox", "0 0 1000 1000", "preserveAspectRatio", "none")
 	w.Raw(c.data.String())
 	w.Close("svg")
@@ -272,6 +298,7 @@ func (c *Chart) SVG() string {
 	w.Raw(c.marks.String())
 
 	w.Open("g", "class", "axis")
+	top := c.top()
 	base := coord(top + ph)
 	w.Void("line", "class", "baseline", "x1", pct(padL), "x2", pct(1-padR), "y1", base, "y2", base)
 	for _, t := range c.Y.Ticks {

@@ -308,10 +308,24 @@ func (r *leaseRun) timeline(h *HTML, step int) {
 	end := trace[len(trace)-1].At.Seconds()
 	first := r.p.Lease.Seconds()
 	xt := chart.Ticks(0, max(end, first)*1.08, 6)
+	// A row of labels for each crash, wake and retry answer of the whole
+	// run, so that the strip is as tall at every step of a replay.
+	rows, n := 0, 0
+	for _, e := range trace {
+		switch {
+		case e.Kind == lease.Send:
+			n++
+		case e.Kind == lease.Crashed, e.Kind == lease.Wake, e.Kind == lease.Answer && n > 1:
+			rows++
+		}
+	}
 	c := chart.Chart{
-		Title:  "The run against the lease, in seconds",
-		Class:  "ls-time",
-		Height: 140, // three rows of labels above the axis
+		Title: "The run against the lease, in seconds",
+		Class: "ls-time",
+		Strip: true,
+		// 8 px above the plot, 14 to the first row's baseline, 16 a row,
+		// 10 below the last, and 38 for the axis.
+		Height: 8 + 14 + 16*max(rows-1, 0) + 10 + 38 + 12,
 		X:      chart.Axis{Title: "time (s)", Min: 0, Max: xt[len(xt)-1], Ticks: xt},
 		Y:      chart.Axis{Min: 0, Max: 1},
 	}
