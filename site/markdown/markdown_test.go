@@ -300,6 +300,16 @@ func TestErrors(t *testing.T) {
 			want: path + `:5: byte 0xe9 at column 6 is not UTF-8 text: save the file as UTF-8`,
 		},
 		{
+			name: "controls: an unknown parameter",
+			src:  fm + "\n```widget payment\ncontrols: keys, fautls\n```\n",
+			want: path + `:6: widget payment: controls: no parameter "fautls" (did you mean faults? known: keys, faults, attempts, amount)`,
+		},
+		{
+			name: "controls: one named twice",
+			src:  fm + "\n```widget payment\ncontrols: keys, keys\n```\n",
+			want: path + `:6: widget payment: controls: "keys" named twice`,
+		},
+		{
 			name: "duplicate field",
 			src:  "---\ntitle: Retries\ntitle: Again\n---\n",
 			want: path + `:3: front matter: duplicate field "title" (first on line 2)`,
@@ -717,5 +727,50 @@ func TestWidgetBlockRulesAreTheBlocks(t *testing.T) {
 	}
 	if !strings.Contains(page.Body, `data-widget="storm"`) {
 		t.Errorf("no storm widget in %s", page.Body)
+	}
+}
+
+// A block's "controls:" shows the controls it names, in the widget's
+// order, and folds every other under More parameters, with its value
+// kept; without it, the widget's own choice stands. No widget has a
+// parameter of the key's name.
+func TestWidgetBlockControls(t *testing.T) {
+	for _, w := range widget.All() {
+		if _, ok := w.Schema.Param(ControlsKey); ok {
+			t.Errorf("%s has a parameter called %q, the block's own key", w.Name, ControlsKey)
+		}
+	}
+	split := func(body string) (shown, folded []string) {
+		more := strings.Index(body, `<details class="w-more"`)
+		for _, m := range regexp.MustCompile(`<(?:select|input)[^>]* name="([a-z-]+)"`).FindAllStringSubmatchIndex(body, -1) {
+			name := body[m[2]:m[3]]
+			if more >= 0 && m[0] > more {
+				folded = append(folded, name)
+			} else {
+				shown = append(shown, name)
+			}
+		}
+		return shown, folded
+	}
+	p, err := conv.Convert(path, []byte(fm+"\n```widget payment\ncontrols: attempts, keys\namount: 4200\n```\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	shown, folded := split(p.Body)
+	if strings.Join(shown, ",") != "keys,attempts" || strings.Join(folded, ",") != "faults,amount" {
+		t.Errorf("shown %v, folded %v; want keys and attempts shown, faults and amount under More parameters", shown, folded)
+	}
+	if !strings.Contains(p.Body, `<details class="w-more" open>`) {
+		t.Error("a folded control whose value the block sets is not in view: More parameters is closed")
+	}
+	if !regexp.MustCompile(`<input[^>]*name="amount"[^>]*value="4200"`).MatchString(p.Body) {
+		t.Errorf("the folded amount lost the block's value: %s", regexp.MustCompile(`<input[^>]*name="amount"[^>]*>`).FindString(p.Body))
+	}
+	p, err = conv.Convert(path, []byte(fm+"\n```widget payment\n```\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if shown, folded := split(p.Body); len(shown) != 4 || len(folded) != 0 {
+		t.Errorf("without controls: shown %v, folded %v; want the payment widget's four controls shown", shown, folded)
 	}
 }

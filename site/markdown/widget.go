@@ -25,7 +25,10 @@ import (
 //	faults: lose-response, ok
 //	```
 //
-// Blank lines and lines starting with # are ignored. The block is checked
+// One key is the block's own, not a parameter: "controls: guard, dupes"
+// names the parameters whose controls are shown, the others folded under
+// More parameters with their values kept. Blank lines and lines starting
+// with # are ignored. The block is checked
 // against the widget's schema while parsing, and rendered as the widget's
 // markup, already run, while rendering. On GitHub it stays a readable code
 // block.
@@ -40,6 +43,7 @@ type WidgetBlock struct {
 	Name   string         // as written after "widget"
 	Widget *widget.Widget // nil if the block has errors
 	Values widget.Values  // checked against Widget's schema
+	Shown  []string       // the controls shown ("controls:"), in the schema's order; nil: as declared
 	ID     string         // unique in the page: "w-NAME-N"
 	Line   int            // the line of the opening fence
 
@@ -188,6 +192,18 @@ func (t *widgetTransformer) check(fc *gast.FencedCodeBlock, source []byte, st *s
 			ok = false
 			continue
 		}
+		if key == ControlsKey {
+			lineOf[key] = line
+			if w != nil {
+				shown, err := shownControls(w.Schema, val)
+				if err != nil {
+					fail(line, head, err)
+					ok = false
+				}
+				wb.Shown = shown
+			}
+			continue
+		}
 		raw[key], lineOf[key] = val, line
 		if w != nil {
 			// One key at a time against its own declaration, so that each
@@ -216,6 +232,44 @@ func (t *widgetTransformer) check(fc *gast.FencedCodeBlock, source []byte, st *s
 	}
 	wb.Widget, wb.Values = w, v
 	return wb, meant
+}
+
+// ControlsKey is the widget block's key that names the controls shown.
+// No widget has a parameter of that name (the registry's tests check).
+const ControlsKey = "controls"
+
+// shownControls reads a "controls:" value, parameter names separated by
+// commas, into those names in the schema's order.
+func shownControls(s widget.Schema, val string) ([]string, error) {
+	named := map[string]bool{}
+	var names []string
+	for _, p := range s {
+		names = append(names, p.Name)
+	}
+	for _, f := range strings.Split(val, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			return nil, errors.New(ControlsKey + ": " + strconv.Quote(val) + " names no parameter: write them separated by commas (known: " + strings.Join(names, ", ") + ")")
+		}
+		if _, ok := s.Param(f); !ok {
+			msg := ControlsKey + ": no parameter " + strconv.Quote(f) + " ("
+			if near := suggest.Closest(f, names); near != "" {
+				msg += "did you mean " + near + "? "
+			}
+			return nil, errors.New(msg + "known: " + strings.Join(names, ", ") + ")")
+		}
+		if named[f] {
+			return nil, errors.New(ControlsKey + ": " + strconv.Quote(f) + " named twice")
+		}
+		named[f] = true
+	}
+	var shown []string
+	for _, p := range s {
+		if named[p.Name] {
+			shown = append(shown, p.Name)
+		}
+	}
+	return shown, nil
 }
 
 // checkKey checks one key of a widget block against its parameter's own
@@ -253,7 +307,7 @@ func (r *WidgetHTMLRenderer) renderWidget(w util.BufWriter, source []byte, node 
 	if !entering || n.Widget == nil {
 		return gast.WalkSkipChildren, nil
 	}
-	html, err := r.cache.render(n.Widget, n.Values, widget.Place{ID: n.ID, Origin: r.Origin})
+	html, err := r.cache.render(n.Widget, n.Values, widget.Place{ID: n.ID, Origin: r.Origin, Shown: n.Shown})
 	if err != nil {
 		if n.st != nil {
 			n.st.addLine(n.Line, fmt.Errorf("widget %s: %w", n.Name, err))

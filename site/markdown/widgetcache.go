@@ -8,7 +8,7 @@ import (
 )
 
 // widgetCache keeps the markup of each widget rendered, by widget,
-// parameters (their canonical JSON) and origin, so that a block repeated
+// parameters (their canonical JSON), origin and the controls shown, so that a block repeated
 // in many pages runs its model and renders once. Two places of the same
 // widget and parameters differ only by the widget's id, which the markup
 // holds as "w-payment-1" and, in its permalink, as "payment-1": a copy
@@ -25,8 +25,8 @@ type widgetCache struct {
 }
 
 type widgetKey struct {
-	w              *widget.Widget
-	params, origin string
+	w                     *widget.Widget
+	params, origin, shown string
 }
 
 // widgetCopy is a widget's first markup, at id, and whether copies may be
@@ -40,7 +40,7 @@ type widgetCopy struct {
 // render returns the markup of w with v at place, from the cache when it
 // has w with v.
 func (c *widgetCache) render(w *widget.Widget, v widget.Values, at widget.Place) (string, error) {
-	key := widgetKey{w, v.JSON(), at.Origin}
+	key := widgetKey{w, v.JSON(), at.Origin, strings.Join(at.Shown, ",")}
 	c.mu.Lock()
 	cp, ok := c.copies[key]
 	c.mu.Unlock()

@@ -21,6 +21,11 @@ type Place struct {
 	// widget of the same id; the link then opens it in a new tab, out of
 	// the other site's frame (see toolbar).
 	Article string
+	// Shown names the parameters whose controls are shown, in the
+	// widget's order, the others folded under More parameters: a page's
+	// block shows what its section changes. Nil shows those the widget
+	// declares.
+	Shown []string
 }
 
 // PermalinkParam is the query parameter of a permalink that names the

@@ -1,12 +1,17 @@
 package widget
 
-import "github.com/retrylab/retrylab/engine/param"
+import (
+	"slices"
+
+	"github.com/retrylab/retrylab/engine/param"
+)
 
 // Render writes a whole widget, already run with v and shown at its end
 // state: the root element with data-widget, data-params and the id of
 // at, the output region, the replay controls of a replayable run, the
 // controls (one form element per parameter, named after it, with a
-// visible label), and the toolbar (the permalink of that state, Reset) and the
+// visible label; under More parameters those the widget declares so, or
+// those at.Shown does not name), and the toolbar (the permalink of that state, Reset) and the
 // Embed panel with the snippet of that state.
 func Render(h *HTML, w *Widget, v Values, at Place) error {
 	id := at.ID
@@ -44,9 +49,15 @@ func Render(h *HTML, w *Widget, v Values, at Place) error {
 	// The page checks the values itself and says what is wrong beside the
 	// control (FormValues), so the browser's own bubbles stay out of the way.
 	h.Open("form", "class", "w-controls", "id", form, "data-region", string(RegionControls), "novalidate", "true")
+	folded := func(p Param) bool {
+		if at.Shown != nil {
+			return !slices.Contains(at.Shown, p.Name)
+		}
+		return p.More
+	}
 	more, open := false, false
 	for _, p := range w.Schema {
-		if p.More {
+		if folded(p) {
 			more = true
 			open = open || !v.IsDefault(p.Name)
 			continue
@@ -60,7 +71,7 @@ func Render(h *HTML, w *Widget, v Values, at Place) error {
 		h.Elem("summary", "More parameters")
 		h.Open("div", "class", "w-more-fields")
 		for _, p := range w.Schema {
-			if p.More {
+			if folded(p) {
 				control(h, p, v, id)
 			}
 		}
