@@ -121,6 +121,19 @@
 
   // show draws the module's answer: the page, or the problems over the
   // last good page, dimmed.
+  // writeProblem writes problem p into el: a button to its line, if it
+  // has one, then its message.
+  function writeProblem(el, p) {
+    if (p.line > 0) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.setAttribute("data-line", p.line);
+      b.textContent = "line " + p.line;
+      el.appendChild(b);
+    }
+    el.appendChild(document.createTextNode(p.message));
+  }
+
   function show(r) {
     const list = r.problems || [];
     shown = list;
@@ -130,17 +143,8 @@
     for (let i = 0; i < list.length; i++) {
       const p = list[i];
       const li = document.createElement("li");
-      if (p.line > 0) {
-        badLines[p.line] = true;
-        const b = document.createElement("button");
-        b.type = "button";
-        b.setAttribute("data-line", p.line);
-        b.textContent = "line " + p.line;
-        li.appendChild(b);
-        li.appendChild(document.createTextNode(p.message));
-      } else {
-        li.textContent = p.message;
-      }
+      if (p.line > 0) badLines[p.line] = true;
+      writeProblem(li, p);
       problems.appendChild(li);
     }
     problems.hidden = list.length === 0;
@@ -189,14 +193,7 @@
     }
     const p = shown[best];
     here.textContent = "";
-    if (p.line > 0) {
-      const b = document.createElement("button");
-      b.type = "button";
-      b.setAttribute("data-line", p.line);
-      b.textContent = "line " + p.line;
-      here.appendChild(b);
-    }
-    here.appendChild(document.createTextNode(p.message));
+    writeProblem(here, p);
     if (shown.length > 1) {
       const more = document.createElement("span");
       more.className = "pg-here-count";
