@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/retrylab/retrylab/engine/lease"
+	"github.com/retrylab/retrylab/engine/sim"
 	"github.com/retrylab/retrylab/site/chart"
 )
 
@@ -312,10 +313,9 @@ func (r *leaseRun) timeline(h *HTML, step int) {
 	// run, so that the strip is as tall at every step of a replay.
 	rows, n := 0, 0
 	for _, e := range trace {
-		switch {
-		case e.Kind == lease.Send:
+		if e.Kind == lease.Send {
 			n++
-		case e.Kind == lease.Crashed, e.Kind == lease.Wake, e.Kind == lease.Answer && n > 1:
+		} else if labelled(e, n) {
 			rows++
 		}
 	}
@@ -324,8 +324,8 @@ func (r *leaseRun) timeline(h *HTML, step int) {
 		Class: "ls-time",
 		Strip: true,
 		// 8 px above the plot, 14 to the first row's baseline, 16 a row,
-		// 10 below the last, and 38 for the axis.
-		Height: 8 + 14 + 16*max(rows-1, 0) + 10 + 38 + 12,
+		// 22 below the last, and 38 for the axis.
+		Height: 8 + 14 + 16*max(rows-1, 0) + 22 + 38,
 		X:      chart.Axis{Title: "time (s)", Min: 0, Max: xt[len(xt)-1], Ticks: xt},
 		Y:      chart.Axis{Min: 0, Max: 1},
 	}
@@ -345,11 +345,9 @@ func (r *leaseRun) timeline(h *HTML, step int) {
 		case e.Kind == lease.Crashed:
 			c.VLine(at, "crash", "crash", row)
 			desc += " The server crashed at " + chart.Number(at) + " s."
-			row++
 		case e.Kind == lease.Wake:
 			c.VLine(at, "crash", "old owner wakes", row)
 			desc += " The paused owner woke at " + chart.Number(at) + " s."
-			row++
 		case e.Kind == lease.Answer && sends > 1:
 			what := Itoa(e.N)
 			if e.OK {
@@ -357,6 +355,8 @@ func (r *leaseRun) timeline(h *HTML, step int) {
 			}
 			c.VLine(at, when(e.N == 409, "wait")+when(e.N != 409, "ok"), "retry: "+what, row)
 			desc += " A retry at " + chart.Number(at) + " s got " + what + "."
+		}
+		if e.Kind != lease.Send && labelled(e, sends) {
 			row++
 		}
 	}
@@ -368,4 +368,11 @@ func (r *leaseRun) timeline(h *HTML, step int) {
 		h.Open("li", heldAttrs(!took)...).Elem("span", "", "class", "w-swatch ls-second").Text("the takeover's lease").Close("li")
 	}
 	h.Close("ul")
+}
+
+// labelled reports whether e, after sends sends, is drawn on the time
+// line as a line with a label in a row of its own: a crash, a wake, or the
+// answer to a retry. The strip's height counts them over the whole run.
+func labelled(e sim.Event, sends int) bool {
+	return e.Kind == lease.Crashed || e.Kind == lease.Wake || e.Kind == lease.Answer && sends > 1
 }
