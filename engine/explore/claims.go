@@ -18,6 +18,7 @@ import (
 	"github.com/retrylab/retrylab/engine/sentmarker"
 	"github.com/retrylab/retrylab/engine/sim"
 	"github.com/retrylab/retrylab/engine/storm"
+	"github.com/retrylab/retrylab/engine/webhook"
 )
 
 // Claims are the chapters' claims about every model, by model in the
@@ -298,6 +299,48 @@ var Claims = []Claim{
 		},
 		func(r *sim.Rand, p *sentmarker.Params) { p.Marker = false }),
 
+	// content/receiving-webhooks.md
+	webhookClaim("defended-once", "checking the signature, recording the event id before answering and keeping ids longer than the timestamp tolerance: order 1 is fulfilled once and nothing forged ships, whatever is lost, however long the work takes",
+		func(r *sim.Rand, p *webhook.Params) {
+			p.Signature, p.Dedupe, p.Reply = true, true, webhook.BeforeWork
+			p.Keep = between(r, 1, 720)
+			p.Tolerance = seconds(r, 1, min(p.Keep*3600-1, 604800))
+			p.Work, p.Lost = seconds(r, 1, 120), r.Intn(2) == 0
+		},
+		func(p webhook.Params, r *webhook.Result) error {
+			if r.Fulfilled != 1 || r.Forged != 0 {
+				return errorf("order 1 fulfilled %d times, %d forged orders shipped", r.Fulfilled, r.Forged)
+			}
+			return nil
+		},
+		func(r *sim.Rand, p *webhook.Params) {
+			switch r.Intn(3) {
+			case 0:
+				p.Signature = false
+			case 1:
+				p.Dedupe = false
+			default:
+				p.Tolerance = 0
+				p.Keep = between(r, 1, int(webhook.ReplayAt/time.Hour))
+			}
+		}),
+	webhookClaim("work-then-answer", "working before the answer, with the id recorded when the work commits: order 1 is fulfilled once if the work ends by the sender's retry, 70 s in, and twice if it ends later",
+		func(r *sim.Rand, p *webhook.Params) {
+			p.Reply, p.Dedupe = webhook.AfterWork, true
+			p.Work, p.Lost = seconds(r, 1, 120), r.Intn(2) == 0
+		},
+		func(p webhook.Params, r *webhook.Result) error {
+			want := 1
+			if p.Work > webhook.Timeout+webhook.FirstRetry {
+				want = 2
+			}
+			if r.Fulfilled != want {
+				return errorf("order 1 fulfilled %d times after %v of work, want %d", r.Fulfilled, p.Work, want)
+			}
+			return nil
+		},
+		func(r *sim.Rand, p *webhook.Params) { p.Dedupe = false }),
+
 	// content/idempotent-by-design.md
 	casClaim("cas-once", "with the version in the UPDATE, whatever the number of retries, only the first call changes anything: one shipment, version 8",
 		func(r *sim.Rand, p *cas.Params) { p.Calls, p.CAS = between(r, 1, 10), true },
@@ -463,6 +506,10 @@ func orderingClaim(name, says string, draw func(*sim.Rand, *ordering.Params), ho
 
 func sentMarkerClaim(name, says string, draw func(*sim.Rand, *sentmarker.Params), holds func(sentmarker.Params, *sentmarker.Result) error, outside func(*sim.Rand, *sentmarker.Params)) Claim {
 	return claim("sent-marker", name, "side-effects", says, sentmarker.Binding, sentmarker.Run, nil, func(r *sentmarker.Result) sim.Trace { return r.Trace }, draw, holds, outside)
+}
+
+func webhookClaim(name, says string, draw func(*sim.Rand, *webhook.Params), holds func(webhook.Params, *webhook.Result) error, outside func(*sim.Rand, *webhook.Params)) Claim {
+	return claim("webhook", name, "receiving-webhooks", says, webhook.Binding, webhook.Run, nil, func(r *webhook.Result) sim.Trace { return r.Trace }, draw, holds, outside)
 }
 
 func casClaim(name, says string, draw func(*sim.Rand, *cas.Params), holds func(cas.Params, *cas.Result) error, outside func(*sim.Rand, *cas.Params)) Claim {

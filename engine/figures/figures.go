@@ -90,6 +90,18 @@ var Rows = []Row{
 	{"lease", "the owner pauses, no recovery points: the fence guards the store, not the card", map[string]string{"crash": "pauses", "recovery": "off"},
 		map[string]string{"charges": "2", "retry": "409", "receipt": "ch_1", "payments": "2"}},
 
+	// The receiving-webhooks chapter: one event whose first answer is
+	// lost, a forgery at 5 minutes, a replay of the first delivery at 48
+	// hours (engine/webhook).
+	{"webhook", "every defence: the retry finds its id, forgery and replay refused", nil, webhookWant(1, 0, 2)},
+	{"webhook", "no dedupe: the retry works again", map[string]string{"dedupe": "off"}, webhookWant(2, 0, 2)},
+	{"webhook", "no signature check: the forgery ships", map[string]string{"signature": "off"}, webhookWant(1, 1, 2)},
+	{"webhook", "no timestamp check: the replay finds its id forgotten", map[string]string{"tolerance": "0"}, webhookWant(2, 0, 2)},
+	{"webhook", "no timestamp check, ids kept 72 h", map[string]string{"tolerance": "0", "keep": "72"}, webhookWant(1, 0, 2)},
+	{"webhook", "work before the answer: past the sender's timeout", map[string]string{"reply": "after-work", "lost": "off"}, webhookWant(1, 0, 2)},
+	{"webhook", "work before the answer, no dedupe: every delivery works", map[string]string{"reply": "after-work", "lost": "off", "dedupe": "off"}, webhookWant(5, 0, 5)},
+	{"webhook", "work before the answer, work 90 s: the retry overtakes the id", map[string]string{"reply": "after-work", "lost": "off", "work": "90"}, webhookWant(2, 0, 3)},
+
 	// Section 7: lock, the Redis key store (done-at: seconds until the
 	// last sender has its answer).
 	{"lock", "guard none", map[string]string{"guard": "none"}, lockWant(2, 2, 0, 0, 0, 2)},
@@ -112,6 +124,12 @@ func lockWant(charges, sends, conflicts, replays, unavailable, doneAt int) map[s
 	n := strconv.Itoa
 	return map[string]string{"charges": n(charges), "sends": n(sends), "conflicts": n(conflicts),
 		"replays": n(replays), "unavailable": n(unavailable), "done-at": n(doneAt)}
+}
+
+// webhookWant is a row of the receiving-webhooks chapter.
+func webhookWant(fulfilled, forged, deliveries int) map[string]string {
+	n := strconv.Itoa
+	return map[string]string{"fulfilled": n(fulfilled), "forged": n(forged), "deliveries": n(deliveries)}
 }
 
 // Of returns the rows of one model.

@@ -19,6 +19,7 @@ import (
 	"github.com/retrylab/retrylab/engine/sentmarker"
 	"github.com/retrylab/retrylab/engine/sim"
 	"github.com/retrylab/retrylab/engine/storm"
+	"github.com/retrylab/retrylab/engine/webhook"
 )
 
 // All are the handbook's models, the one list of them. Each names its
@@ -196,6 +197,24 @@ var All = []*Model{
 				{"messages sent", itoa(r.Sent)},
 				{"runs", itoa(r.Runs)},
 				{"skipped by the marker", itoa(r.Skipped)},
+			}}
+		},
+	}),
+
+	Of(Def[webhook.Params, webhook.Result]{
+		Name: "webhook", Title: "A webhook endpoint against a sender's retries, a forgery and a replay.",
+		Binding: webhook.Binding, Run: webhook.Run,
+		Trace: func(r *webhook.Result) sim.Trace { return r.Trace },
+		Figures: func(_ webhook.Params, r *webhook.Result) map[string]string {
+			return map[string]string{"fulfilled": itoa(r.Fulfilled), "forged": itoa(r.Forged), "deliveries": itoa(r.Deliveries)}
+		},
+		Report: func(_ webhook.Params, r *webhook.Result) Report {
+			return Report{Summary: r.Summary, Rows: [][2]string{
+				{"order 1 fulfilled", itoa(r.Fulfilled)},
+				{"forged orders shipped", itoa(r.Forged)},
+				{"deliveries", itoa(r.Deliveries)},
+				{"refused", itoa(r.Refused)},
+				{"sender done", yesNo(r.Delivered)},
 			}}
 		},
 	}),
@@ -429,4 +448,11 @@ func listed(xs []string) string {
 		return ""
 	}
 	return " (" + strings.Join(xs, ", ") + ")"
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no (it gave up)"
 }
