@@ -1,6 +1,9 @@
 package markdown
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestLabelCode(t *testing.T) {
 	pre := func(code string) string {
@@ -38,15 +41,33 @@ func TestLabelCode(t *testing.T) {
 	}
 }
 
-func TestFocusablePre(t *testing.T) {
-	for _, c := range []struct{ body, want string }{
-		{"<p>no code</p>", "<p>no code</p>"},
-		{"<pre><code>a</code></pre><p>b</p><pre class=\"chroma\">c</pre>",
-			`<pre tabindex="0"><code>a</code></pre><p>b</p><pre tabindex="0" class="chroma">c</pre>`},
-		{"<p>&lt;pre&gt; and <preview></p><pre", "<p>&lt;pre&gt; and <preview></p><pre"},
+// Every code block is in the keyboard's tab order, whichever renderer
+// writes it: chroma for a language it knows, with or without the class
+// wrap, the extension for one it does not or none, goldmark's indented
+// block.
+func TestCodeBlocksTakeFocus(t *testing.T) {
+	src := "---\ntitle: Code\n---\n\n```go\nx := 1\n```\n\n```text {.wrap}\nlong line\n```\n\n" +
+		"```nosuchlang\na < b\n```\n\n```\nplain\n```\n\nText.\n\n    indented <code>\n"
+	page, err := New().Convert("code.md", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := page.Body
+	if n := strings.Count(body, "<pre"); n != 5 {
+		t.Fatalf("%d code blocks, want 5:\n%s", n, body)
+	}
+	if n := strings.Count(body, `<pre tabindex="0"`); n != 5 {
+		t.Errorf("%d of 5 code blocks take focus:\n%s", n, body)
+	}
+	for _, want := range []string{
+		`<pre tabindex="0" class="chroma"><code>`,
+		`<pre tabindex="0" class="chroma wrap"><code>`,
+		`<pre tabindex="0"><code class="language-nosuchlang">a &lt; b` + "\n</code></pre>",
+		`<pre tabindex="0"><code>plain` + "\n</code></pre>",
+		`<pre tabindex="0"><code>indented &lt;code&gt;` + "\n</code></pre>",
 	} {
-		if got := focusablePre(c.body); got != c.want {
-			t.Errorf("focusablePre(%q)\n = %q\nwant %q", c.body, got, c.want)
+		if !strings.Contains(body, want) {
+			t.Errorf("no %q in\n%s", want, body)
 		}
 	}
 }

@@ -10,6 +10,10 @@ import (
 	"github.com/alecthomas/chroma/v2/styles"
 	"github.com/yuin/goldmark"
 	highlighting "github.com/yuin/goldmark-highlighting/v2"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/renderer/html"
+	"github.com/yuin/goldmark/util"
 )
 
 // Fenced code blocks are highlighted with chroma into spans with class
@@ -17,6 +21,13 @@ import (
 // HighlightCSS, colours them for light and dark readers alike. A block of a
 // language chroma does not know, or of none, is written as plain escaped
 // text in <pre><code>.
+//
+// Every code block is in the keyboard's tab order (<pre tabindex="0">): a
+// block scrolls sideways when its lines are longer than the column, and a
+// region that scrolls must take focus to be scrolled without a mouse.
+// chroma writes a highlighted block's <pre> through focusPre, the
+// extension's wrapper writes an unhighlighted one (plainPre), and
+// indentedCode an indented block; include.go and live.go write theirs.
 
 // The chroma styles of HighlightCSS.
 const (
@@ -24,12 +35,60 @@ const (
 	DarkStyle  = "github-dark"
 )
 
-// Highlighting is the code highlighting extension.
-var Highlighting goldmark.Extender = highlighting.NewHighlighting(
+// Highlighting is the code highlighting extension, with the renderer of
+// indented code blocks.
+var Highlighting goldmark.Extender = codeBlocks{highlighting.NewHighlighting(
 	highlighting.WithCustomStyle(classesOnly),
-	highlighting.WithFormatOptions(chromahtml.WithClasses(true)),
+	highlighting.WithFormatOptions(chromahtml.WithClasses(true), chromahtml.WithPreWrapper(focusPre{})),
 	highlighting.WithCodeBlockOptions(blockOptions),
-)
+	highlighting.WithWrapperRenderer(plainPre),
+)}
+
+type codeBlocks struct{ fenced goldmark.Extender }
+
+func (e codeBlocks) Extend(m goldmark.Markdown) {
+	e.fenced.Extend(m)
+	m.Renderer().AddOptions(renderer.WithNodeRenderers(util.Prioritized(indentedCode{}, 200)))
+}
+
+// indentedCode renders an indented code block as goldmark does, in the
+// tab order.
+type indentedCode struct{}
+
+func (indentedCode) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(ast.KindCodeBlock, func(w util.BufWriter, source []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			_, _ = w.WriteString("</code></pre>\n")
+			return ast.WalkContinue, nil
+		}
+		_, _ = w.WriteString(`<pre tabindex="0"><code>`)
+		lines := n.Lines()
+		for i := range lines.Len() {
+			line := lines.At(i)
+			html.DefaultWriter.RawWrite(w, line.Value(source))
+		}
+		return ast.WalkContinue, nil
+	})
+}
+
+// plainPre writes the <pre><code> of a block chroma does not highlight,
+// which the extension would write without tabindex; chroma writes a
+// highlighted block's own (focusPre).
+func plainPre(w util.BufWriter, c highlighting.CodeBlockContext, entering bool) {
+	switch {
+	case c.Highlighted():
+	case !entering:
+		_, _ = w.WriteString("</code></pre>\n")
+	default:
+		_, _ = w.WriteString(`<pre tabindex="0"><code`)
+		if lang, ok := c.Language(); ok && len(lang) > 0 {
+			_, _ = w.WriteString(` class="language-`)
+			_, _ = w.Write(util.EscapeHTML(lang))
+			_ = w.WriteByte('"')
+		}
+		_ = w.WriteByte('>')
+	}
+}
 
 // A block whose info string gives it the class wrap, as in
 //
@@ -47,25 +106,28 @@ func blockOptions(c highlighting.CodeBlockContext) []chromahtml.Option {
 	if a := c.Attributes(); a != nil {
 		if v, ok := a.GetString("class"); ok {
 			if b, ok := v.([]byte); ok && slices.Contains(strings.Fields(string(b)), wrapClass) {
-				return []chromahtml.Option{chromahtml.WithPreWrapper(wrapPre{})}
+				return []chromahtml.Option{chromahtml.WithPreWrapper(focusPre{wrap: true})}
 			}
 		}
 	}
 	return nil
 }
 
-// wrapPre is chroma's own <pre><code> with the class wrap added.
-type wrapPre struct{}
+// focusPre is chroma's <pre><code> in the tab order, with the class
+// wrap added when wrap.
+type focusPre struct{ wrap bool }
 
-func (wrapPre) Start(code bool, styleAttr string) string {
-	styleAttr = strings.Replace(styleAttr, `class="chroma"`, `class="chroma `+wrapClass+`"`, 1)
-	if code {
-		return "<pre" + styleAttr + "><code>"
+func (p focusPre) Start(code bool, styleAttr string) string {
+	if p.wrap {
+		styleAttr = strings.Replace(styleAttr, `class="chroma"`, `class="chroma `+wrapClass+`"`, 1)
 	}
-	return "<pre" + styleAttr + ">"
+	if code {
+		return `<pre tabindex="0"` + styleAttr + "><code>"
+	}
+	return `<pre tabindex="0"` + styleAttr + ">"
 }
 
-func (wrapPre) End(code bool) string {
+func (focusPre) End(code bool) string {
 	if code {
 		return "</code></pre>"
 	}

@@ -293,7 +293,7 @@ func lineSpan(src []byte, first, last int) []byte {
 // Highlighting extension renders a fenced block: chroma, with class names.
 var (
 	includeStyle     = styles.Get(LightStyle)
-	includeFormatter = chromahtml.New(chromahtml.WithClasses(true))
+	includeFormatter = chromahtml.New(chromahtml.WithClasses(true), chromahtml.WithPreWrapper(focusPre{}))
 )
 
 // IncludeHTMLRenderer renders IncludeBlocks: a caption with the file and
@@ -336,7 +336,7 @@ func (r *IncludeHTMLRenderer) renderInclude(w util.BufWriter, _ []byte, node gas
 
 // highlight writes code as the Highlighting extension writes a fenced
 // block of lang: highlighted when chroma knows lang, else escaped in
-// <pre><code class="language-LANG">.
+// <pre tabindex="0"><code class="language-LANG">.
 func highlight(w util.BufWriter, lang string, code []byte) error {
 	if l := lexers.Get(lang); l != nil {
 		it, err := chroma.Coalesce(l).Tokenise(nil, string(code))
@@ -344,7 +344,7 @@ func highlight(w util.BufWriter, lang string, code []byte) error {
 			return includeFormatter.Format(w, includeStyle, it)
 		}
 	}
-	_, _ = w.WriteString("<pre><code class=\"language-" + html.EscapeString(lang) + "\">")
+	_, _ = w.WriteString("<pre tabindex=\"0\"><code class=\"language-" + html.EscapeString(lang) + "\">")
 	_, _ = w.WriteString(html.EscapeString(string(code)))
 	_, _ = w.WriteString("</code></pre>\n")
 	return nil

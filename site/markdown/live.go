@@ -205,7 +205,7 @@ func (r *liveRenderer) render(w util.BufWriter, source []byte, node gast.Node, e
 	b.WriteString(`<ol class="live-log" ` + liveLog + ` aria-label="Requests and answers"></ol>` + "\n")
 	b.WriteString(`<div class="live-ledger" ` + liveLedger + ` hidden></div>` + "\n")
 	b.WriteString(`<details class="live-curl" ` + liveCurl + ` open><summary>The same with curl</summary>` +
-		`<div class="code"><pre><code>` + html.EscapeString(n.Curl) + `</code></pre></div></details>` + "\n")
+		`<div class="code"><pre tabindex="0"><code>` + html.EscapeString(n.Curl) + `</code></pre></div></details>` + "\n")
 	b.WriteString("</section>\n")
 	if r.o.script != "" {
 		b.WriteString(`<script src="` + html.EscapeString(r.o.script) + `" defer></script>` + "\n")

@@ -18,7 +18,6 @@ package markdown
 import (
 	"bytes"
 	"fmt"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -146,7 +145,7 @@ func (c *Converter) Convert(path string, src []byte) (*Page, error) {
 		return &Page{Path: path, Refs: refs(doc, stateOf(pc), src)}, err
 	}
 	m := GetMeta(pc)
-	html := focusablePre(body.String())
+	html := body.String()
 	return &Page{
 		Path:        path,
 		Title:       m.Title,
@@ -184,31 +183,6 @@ func checkUTF8(path string, src []byte) error {
 		i += n
 	}
 	return nil
-}
-
-// focusablePre puts every code block in the keyboard's tab order: a
-// block scrolls sideways when its lines are longer than the column, and
-// a region that scrolls must take focus to be scrolled without a mouse.
-// Raw HTML is not rendered and text is escaped, so every "<pre" in a
-// page's body is a start tag that a renderer of this package wrote.
-func focusablePre(body string) string {
-	const tag, attr = "<pre", ` tabindex="0"`
-	var b strings.Builder
-	b.Grow(len(body) + len(attr)*strings.Count(body, tag))
-	for {
-		i := strings.Index(body, tag)
-		if i < 0 {
-			break
-		}
-		end := i + len(tag)
-		b.WriteString(body[:end])
-		if end < len(body) && (body[end] == '>' || body[end] == ' ') {
-			b.WriteString(attr)
-		}
-		body = body[end:]
-	}
-	b.WriteString(body)
-	return b.String()
 }
 
 // widgetsUsed lists the widgets of doc's widget blocks, each once, in order
