@@ -334,94 +334,15 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 		return err
 	}
 	defer os.RemoveAll(binDir)
-	// Until a Go file changes, this process's code is the site's: it
-	// builds in process, keeping what the last build made (buildCache).
-	// After, a worker of the generator compiled afresh does, keeping its
-	// own (worker.go).
-	local := cfg.buildConfig
-	local.Cache = &buildCache{}
-	workers := newWorkerBuilds(cfg.buildConfig, binDir, stderr)
-	defer workers.close()
-	var (
-		stale       bool // a Go file changed since this process was compiled
-		code        bool // the change is to Go code
-		contentOnly bool // the change is to files of the content folder alone
-		pending     bool // the last build left work to finish
-	)
-	rb := &rebuilder{events: srv.live, log: stderr}
-	rb.build = func(ctx context.Context) error {
-		pending = false
-		if stale {
-			rep, err := workers.build(ctx, code, contentOnly)
-			if err != nil {
-				return err
-			}
-			pending = rep.Unfinished
-			fmt.Fprintf(stdout, "sitegen: %s\n", rep.Summary)
-			return nil
-		}
-		if !contentOnly {
-			local.Cache.forget()
-		}
-		stats, err := build(ctx, local)
-		if err != nil {
-			return err
-		}
-		pending = stats.Unfinished
-		fmt.Fprintf(stdout, "sitegen: %s; %d of the markdown files converted\n", stats, local.Cache.Converted)
-		return nil
-	}
-	rb.after = func(ctx context.Context) error {
-		if !pending {
-			return nil
-		}
-		var err error
-		if stale {
-			err = workers.finish()
-		} else {
-			err = finish(ctx, local)
-		}
-		if err != nil {
-			return err
-		}
-		fmt.Fprintln(stdout, "sitegen: search index and compressed copies updated")
-		return nil
-	}
+	db := &devBuilds{cfg: cfg, tomlPath: tomlPath, srv: srv, stdout: stdout, stderr: stderr}
+	db.local = cfg.buildConfig
+	db.local.Cache = &buildCache{}
+	db.workers = newWorkerBuilds(cfg.buildConfig, binDir, stderr)
+	defer db.workers.close()
+	db.rb = &rebuilder{events: srv.live, log: stderr, build: db.build, after: db.finish}
 	// The watcher starts before the first build, so that an edit made
 	// while it runs is not missed, and reads its events after it.
-	w, err := newWatcher(cfg.Root, stderr, func(ctx context.Context, changed []string) {
-		rebuild := false
-		code, contentOnly = false, true
-		for _, name := range changed {
-			if name == tomlPath {
-				// Headers change what is served, not what is built.
-				rules, err := loadHeaders(tomlPath)
-				if err != nil {
-					fmt.Fprintf(stderr, "sitegen: %v (keeping the previous headers)\n", err)
-					srv.live.report(err)
-					continue
-				}
-				srv.setHeaders(rules)
-				fmt.Fprintln(stderr, "sitegen: netlify.toml reloaded")
-				srv.live.report(nil)
-				continue
-			}
-			rebuild = true
-			if !inside(cfg.Content, name) {
-				contentOnly = false
-			}
-			if codeChange(cfg.Root, name) {
-				code = true
-				if !stale {
-					stale = true
-					fmt.Fprintf(stderr, "sitegen: %s changed: the generator is compiled afresh, and builds in a process of its own from now on\n", displayPath(cfg.Root, name))
-				}
-			}
-		}
-		if rebuild {
-			rb.run(ctx)
-		}
-	}, cfg.Content)
+	w, err := newWatcher(cfg.Root, stderr, db.changed, cfg.Content)
 	if err != nil {
 		return err
 	}
@@ -444,7 +365,7 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 	go func() {
 		defer close(watchDone)
 		fmt.Fprintln(stdout, "sitegen: building")
-		stats, err := build(watchCtx, local)
+		stats, err := build(watchCtx, db.local)
 		if watchCtx.Err() != nil {
 			w.fsw.Close()
 			return
@@ -474,6 +395,111 @@ func serve(ctx context.Context, cfg serveConfig, stdout, stderr io.Writer) error
 		err = nil
 	}
 	return err
+}
+
+// devBuilds are make serve's rebuilds. Until a Go file changes, this
+// process's code is the site's: it builds in process, keeping what the
+// last build made (buildCache). After, a worker of the generator
+// compiled afresh does, keeping its own (worker.go). The rebuilder runs
+// one build at a time, so the fields below are never read and written at
+// once.
+type devBuilds struct {
+	cfg            serveConfig
+	tomlPath       string
+	srv            *server
+	stdout, stderr io.Writer
+	rb             *rebuilder
+	local          buildConfig   // the in-process builds' configuration
+	workers        *workerBuilds // the compiled workers' builds
+
+	stale       bool // a Go file changed since this process was compiled
+	code        bool // the latest change is to Go code
+	contentOnly bool // the latest change is to files of the content folder alone
+	pending     bool // the last build left work to finish
+}
+
+// changed takes the watcher's batch of changed files: netlify.toml is
+// reloaded in place, anything else rebuilds.
+func (d *devBuilds) changed(ctx context.Context, names []string) {
+	rebuild := false
+	d.code, d.contentOnly = false, true
+	for _, name := range names {
+		if name == d.tomlPath {
+			d.reloadHeaders()
+			continue
+		}
+		rebuild = true
+		if !inside(d.cfg.Content, name) {
+			d.contentOnly = false
+		}
+		if codeChange(d.cfg.Root, name) {
+			d.code = true
+			if !d.stale {
+				d.stale = true
+				fmt.Fprintf(d.stderr, "sitegen: %s changed: the generator is compiled afresh, and builds in a process of its own from now on\n", displayPath(d.cfg.Root, name))
+			}
+		}
+	}
+	if rebuild {
+		d.rb.run(ctx)
+	}
+}
+
+// reloadHeaders reads netlify.toml again: headers change what is served,
+// not what is built.
+func (d *devBuilds) reloadHeaders() {
+	rules, err := loadHeaders(d.tomlPath)
+	if err != nil {
+		fmt.Fprintf(d.stderr, "sitegen: %v (keeping the previous headers)\n", err)
+		d.srv.live.report(err)
+		return
+	}
+	d.srv.setHeaders(rules)
+	fmt.Fprintln(d.stderr, "sitegen: netlify.toml reloaded")
+	d.srv.live.report(nil)
+}
+
+// build rebuilds the site after a change, in this process or a worker.
+func (d *devBuilds) build(ctx context.Context) error {
+	d.pending = false
+	if d.stale {
+		rep, err := d.workers.build(ctx, d.code, d.contentOnly)
+		if err != nil {
+			return err
+		}
+		d.pending = rep.Unfinished
+		fmt.Fprintf(d.stdout, "sitegen: %s\n", rep.Summary)
+		return nil
+	}
+	if !d.contentOnly {
+		d.local.Cache.forget()
+	}
+	stats, err := build(ctx, d.local)
+	if err != nil {
+		return err
+	}
+	d.pending = stats.Unfinished
+	fmt.Fprintf(d.stdout, "sitegen: %s; %d of the markdown files converted\n", stats, d.local.Cache.Converted)
+	return nil
+}
+
+// finish does the work the last build left, once the page has reloaded:
+// the search index and the compressed copies.
+func (d *devBuilds) finish(ctx context.Context) error {
+	if !d.pending {
+		return nil
+	}
+	var err error
+	if d.stale {
+		err = d.workers.finish()
+	} else {
+		err = finish(ctx, d.local)
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(d.stdout, "sitegen: search index and compressed copies updated")
+	return nil
 }
 
 // inside reports whether file lies in dir.
