@@ -1,6 +1,8 @@
 package widget
 
 import (
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/retrylab/retrylab/engine/lease"
@@ -28,12 +30,13 @@ func runLease(v Values) (Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &leaseRun{p: p, res: res}, nil
+	return &leaseRun{p: p, res: res, states: leaseStates(res.Trace)}, nil
 }
 
 type leaseRun struct {
-	p   lease.Params
-	res lease.Result
+	p      lease.Params
+	res    lease.Result
+	states []leaseState // after each number of steps, 0 to Steps
 }
 
 func (r *leaseRun) Steps() int { return len(r.res.Trace) }
@@ -65,9 +68,18 @@ type leaseSend struct {
 	cls    string
 }
 
-func (r *leaseRun) state(step int) leaseState {
+// leaseStates plays the trace once, keeping the state after each step:
+// each kept state has its own copies of what a later step changes.
+func leaseStates(trace sim.Trace) []leaseState {
 	st := leaseState{state: "absent", paid: map[string]bool{}}
-	for _, e := range r.res.Trace[:step] {
+	out := make([]leaseState, 0, len(trace)+1)
+	keep := func() {
+		k := st
+		k.sends, k.paid = slices.Clone(st.sends), maps.Clone(st.paid)
+		out = append(out, k)
+	}
+	keep()
+	for _, e := range trace {
 		st.now = e.At
 		last := len(st.sends) - 1
 		switch e.Kind {
@@ -114,8 +126,9 @@ func (r *leaseRun) state(step int) leaseState {
 				st.receipt = e.Ref
 			}
 		}
+		keep()
 	}
-	return st
+	return out
 }
 
 // Output draws the client's sends, the key's record, the card and the
@@ -123,12 +136,8 @@ func (r *leaseRun) state(step int) leaseState {
 // later step shows has its place from the first (hold.go).
 func (r *leaseRun) Output(h *HTML, step int) {
 	step = clampStep(step, r.Steps())
-	st := r.state(step)
+	st, over := r.states[step], r.states
 	done := step == r.Steps()
-	over := make([]leaseState, r.Steps()+1)
-	for i := range over {
-		over[i] = r.state(i)
-	}
 	end := over[len(over)-1]
 
 	h.Open("div", "class", "w-panels")
