@@ -130,12 +130,7 @@ func build(ctx context.Context, cfg buildConfig) (stats buildStats, err error) {
 	if err != nil {
 		return stats, err
 	}
-	parent, base := filepath.Split(out)
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return stats, err
-	}
-	// The pattern matches the /public.*/ line of .gitignore.
-	tmp, err := os.MkdirTemp(parent, base+".build-*")
+	tmp, err := buildDir(out)
 	if err != nil {
 		return stats, err
 	}
@@ -144,10 +139,6 @@ func build(ctx context.Context, cfg buildConfig) (stats buildStats, err error) {
 			os.RemoveAll(tmp)
 		}
 	}()
-	// MkdirTemp makes the folder private (0700); the site is for everyone.
-	if err := os.Chmod(tmp, 0o755); err != nil {
-		return stats, err
-	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
@@ -169,22 +160,7 @@ func build(ctx context.Context, cfg buildConfig) (stats buildStats, err error) {
 	}
 
 	as := newAssets(tmp, out)
-	err = as.addDir(filepath.Join(cfg.Root, "site", "static"))
-	if err == nil {
-		err = copyRoot(filepath.Join(cfg.Root, filepath.FromSlash(siteRootFiles)), tmp)
-	}
-	if err == nil {
-		err = copyImages(sc.Images, tmp)
-	}
-	if err == nil {
-		err = as.add("highlight.css", []byte(markdown.HighlightCSS()))
-	}
-	var js []byte
-	if err == nil {
-		if js, err = cfg.Cache.wasmExec(ctx); err == nil {
-			err = as.add("wasm_exec.js", js)
-		}
-	}
+	js, err := addFiles(ctx, cfg, as, sc, tmp)
 	if err != nil {
 		cancel()
 		<-wasmDone
@@ -193,13 +169,9 @@ func build(ctx context.Context, cfg buildConfig) (stats buildStats, err error) {
 	if err := <-wasmDone; err != nil {
 		return stats, err
 	}
-	names := make(map[string]string, len(modules))
-	for _, m := range modules {
-		data := mods[m.asset]
-		names[m.asset] = cfg.Cache.moduleName(m.asset, data)
-		if err := as.addHashed(m.asset, names[m.asset], data); err != nil {
-			return stats, err
-		}
+	names, err := addModules(cfg.Cache, as, mods)
+	if err != nil {
+		return stats, err
 	}
 	// With a cache, Pagefind, which takes far longer than the pages
 	// (about a second), is left for finish: the previous index stands in
@@ -249,21 +221,85 @@ func build(ctx context.Context, cfg buildConfig) (stats buildStats, err error) {
 		return stats, err
 	}
 
-	old, err := replaceDir(tmp, out)
-	if err != nil {
-		return stats, fmt.Errorf("moving the new site into %s: %w", out, err)
-	}
-	if old != "" {
-		// The new site is live: failing to tidy the old one away is not a
-		// failed build (serve would say the previous site is still
-		// served, which is no longer true), only worth a word.
-		if err := os.RemoveAll(old); err != nil {
-			stats.Warning = fmt.Sprintf("the previous site is left at %s: %v", old, err)
-		}
+	if stats.Warning, err = swapIn(tmp, out); err != nil {
+		return stats, err
 	}
 	cfg.Cache.keep(mods, names, js)
 	stats.Took = time.Since(start)
 	return stats, nil
+}
+
+// buildDir makes the folder a build of out is written into, beside it.
+func buildDir(out string) (string, error) {
+	parent, base := filepath.Split(out)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return "", err
+	}
+	// The pattern matches the /public.*/ line of .gitignore.
+	tmp, err := os.MkdirTemp(parent, base+".build-*")
+	if err != nil {
+		return "", err
+	}
+	// MkdirTemp makes the folder private (0700); the site is for everyone.
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		os.RemoveAll(tmp)
+		return "", err
+	}
+	return tmp, nil
+}
+
+// addFiles copies into tmp what the site serves as it is: the static
+// assets, the root files, the articles' images, the highlighting's
+// stylesheet and Go's wasm_exec.js, which it returns for the cache.
+func addFiles(ctx context.Context, cfg buildConfig, as *assets, sc *siteContent, tmp string) ([]byte, error) {
+	if err := as.addDir(filepath.Join(cfg.Root, "site", "static")); err != nil {
+		return nil, err
+	}
+	if err := copyRoot(filepath.Join(cfg.Root, filepath.FromSlash(siteRootFiles)), tmp); err != nil {
+		return nil, err
+	}
+	if err := copyImages(sc.Images, tmp); err != nil {
+		return nil, err
+	}
+	if err := as.add("highlight.css", []byte(markdown.HighlightCSS())); err != nil {
+		return nil, err
+	}
+	js, err := cfg.Cache.wasmExec(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return js, as.add("wasm_exec.js", js)
+}
+
+// addModules adds the built WebAssembly modules under their hashed
+// names, which it returns by asset.
+func addModules(cache *buildCache, as *assets, mods map[string][]byte) (map[string]string, error) {
+	names := make(map[string]string, len(modules))
+	for _, m := range modules {
+		data := mods[m.asset]
+		names[m.asset] = cache.moduleName(m.asset, data)
+		if err := as.addHashed(m.asset, names[m.asset], data); err != nil {
+			return nil, err
+		}
+	}
+	return names, nil
+}
+
+// swapIn makes the finished tree at tmp the site at out. The new site is
+// live once it returns no error: failing to tidy the old one away is not
+// a failed build (serve would say the previous site is still served,
+// which is no longer true), only worth a warning.
+func swapIn(tmp, out string) (warning string, err error) {
+	old, err := replaceDir(tmp, out)
+	if err != nil {
+		return "", fmt.Errorf("moving the new site into %s: %w", out, err)
+	}
+	if old != "" {
+		if err := os.RemoveAll(old); err != nil {
+			return fmt.Sprintf("the previous site is left at %s: %v", old, err), nil
+		}
+	}
+	return "", nil
 }
 
 // measure fills in the sizes of stats from the finished tree at dir.
