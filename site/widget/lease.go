@@ -1,8 +1,6 @@
 package widget
 
 import (
-	"maps"
-	"slices"
 	"time"
 
 	"github.com/retrylab/retrylab/engine/lease"
@@ -75,7 +73,11 @@ func leaseStates(trace sim.Trace) []leaseState {
 	out := make([]leaseState, 0, len(trace)+1)
 	keep := func() {
 		k := st
-		k.sends, k.paid = slices.Clone(st.sends), maps.Clone(st.paid)
+		k.sends = append([]leaseSend(nil), st.sends...)
+		k.paid = make(map[string]bool, len(st.paid))
+		for id := range st.paid {
+			k.paid[id] = true
+		}
 		out = append(out, k)
 	}
 	keep()
