@@ -646,7 +646,7 @@ type group struct {
 func levelGroups(list []*article) []group {
 	blurbs := map[string]string{
 		"beginner":     "What a timeout means, and why a retry can charge twice. No background needed.",
-		"intermediate": "The tools: keys, constraints, backoff, budgets, claims and leases, the outbox, and the duplicates your infrastructure makes.",
+		"intermediate": "The tools: keys, constraints, backoff, budgets, claims and leases, the outbox, the duplicates your infrastructure makes, and receiving webhooks.",
 		"expert":       "Redis as a key store, effects outside your database, overload that feeds itself, sagas, ordering, what to watch in production, and a whole payments API.",
 		"":             "Run it yourself: a real Idempotency-Key API to curl, and every simulator on one page.",
 	}
