@@ -523,107 +523,10 @@ func (b *bench) measureCorpus(ctx context.Context, sg *sitegen) {
 	n := b.cfg.Corpus
 	name := fmt.Sprintf("pages per second, corpus of %s articles", thousands(int64(n)))
 	hugoName := fmt.Sprintf("Hugo %s: pages per second, the same corpus", hugoVersion)
-	// Both sitegen corpora are built quick (no brotli copy of the module).
-	// A build's fixed costs (linking the module, which runs beside the
-	// articles' conversion, hashing the assets, compressing the module
-	// with gzip, Hugo's start) are the whole of the one-article build:
-	// subtracting its time leaves the pages' own, each page converted,
-	// highlighted, its widget run and rendered (Hugo: its widget block
-	// written as code), written, and for sitegen indexed by Pagefind.
-	gens := []corpusGenerator{{
-		name:  "sitegen",
-		write: func(dir string, n int) error { return writeFiles(dir, corpusContent(n)) },
-		build: func(ctx context.Context, src, out string) (buildTime, error) {
-			took, _, err := sg.run(ctx, src, out, true)
-			return took, err
-		},
-	}}
-	hugo, hugoErr := hugoBin(ctx)
-	if hugoErr == nil {
-		gens = append(gens, corpusGenerator{
-			name:  "hugo",
-			write: func(dir string, n int) error { return writeFiles(dir, hugoSite(n)) },
-			build: func(ctx context.Context, src, out string) (buildTime, error) {
-				return hugoBuild(ctx, hugo, src, out)
-			},
-		}, corpusGenerator{
-			// Hugo's pages given the search index sitegen builds for its
-			// own: the same work as sitegen's build.
-			name:  "hugo+pagefind",
-			write: func(dir string, n int) error { return writeFiles(dir, hugoSite(n)) },
-			build: func(ctx context.Context, src, out string) (buildTime, error) {
-				took, err := hugoBuild(ctx, hugo, src, out)
-				if err != nil {
-					return buildTime{}, err
-				}
-				index, err := pagefind(ctx, b.root, out)
-				return buildTime{Wall: took.Wall + index.Wall, CPU: took.CPU + index.CPU}, err
-			},
-		})
-	}
-	times := map[string][]*corpusTimes{}
-	failed := map[string]error{}
-	for _, g := range gens {
-		for _, c := range []int{1, n} {
-			dir := filepath.Join(b.tmp, fmt.Sprintf("corpus-%s-%d", g.name, c))
-			if err := g.write(dir, c); err != nil {
-				failed[g.name] = err
-			}
-			times[g.name] = append(times[g.name], &corpusTimes{n: c})
-		}
-	}
-	for i := 0; i < b.cfg.Builds; i++ {
-		for _, g := range gens {
-			for _, c := range times[g.name] {
-				if failed[g.name] != nil {
-					continue
-				}
-				b.logf("%s: building the %d-article corpus (%d of %d)", g.name, c.n, i+1, b.cfg.Builds)
-				src := filepath.Join(b.tmp, fmt.Sprintf("corpus-%s-%d", g.name, c.n))
-				out := src + "-site"
-				took, err := g.build(ctx, src, out)
-				if err == nil {
-					c.pages, err = countPages(out)
-				}
-				os.RemoveAll(out)
-				if err != nil {
-					failed[g.name] = err
-					continue
-				}
-				c.times = append(c.times, took.Wall.Seconds())
-				c.cpu = append(c.cpu, took.CPU.Seconds())
-			}
-		}
-	}
+	gens, hugoErr := b.corpusGenerators(ctx, sg)
+	runs := b.buildCorpora(ctx, gens, n)
 
-	// perPage is a generator's marginal seconds per page, with the row of
-	// its pages per second.
-	perPage := func(g, measure string) (float64, Row) {
-		if err := failed[g]; err != nil {
-			return 0, missing(sec, measure, err.Error())
-		}
-		small, big := times[g][0], times[g][1]
-		dt := median(big.times) - median(small.times)
-		pages := big.pages - small.pages
-		if dt <= 0 || pages <= 0 {
-			return 0, missing(sec, measure, fmt.Sprintf("the large corpus (%d pages) built no slower than the small one (%d pages)", big.pages, small.pages))
-		}
-		r := measured(sec, measure, float64(pages)/dt, "pages/s")
-		r.Note = fmt.Sprintf("(%s − %d pages) / (%.2f s − %.2f s)", thousands(int64(big.pages)), small.pages, median(big.times), median(small.times))
-		if b.cfg.Builds > 1 {
-			r.Note += fmt.Sprintf(", medians of %d builds each", b.cfg.Builds)
-		}
-		r.Detail = map[string]any{"small_s": small.times, "large_s": big.times, "small_cpu_s": small.cpu, "large_cpu_s": big.cpu,
-			"small_pages": small.pages, "large_pages": big.pages}
-		return dt / float64(pages), r
-	}
-	// cpuPerPage is a generator's marginal CPU seconds per page, measured
-	// as perPage measures its wall time.
-	cpuPerPage := func(g string) float64 {
-		small, big := times[g][0], times[g][1]
-		return (median(big.cpu) - median(small.cpu)) / float64(big.pages-small.pages)
-	}
-	ours, r := perPage("sitegen", name)
+	ours, r := runs.perPage("sitegen", name)
 	if r.Value != nil {
 		r.Note += ": a 1-article build's fixed costs, the module's link among them, subtracted; the search index (Pagefind) included"
 	}
@@ -632,7 +535,7 @@ func (b *bench) measureCorpus(ctx context.Context, sg *sitegen) {
 		b.add(missing(sec, hugoName, hugoErr.Error()))
 		return
 	}
-	theirs, r := perPage("hugo", hugoName)
+	theirs, r := runs.perPage("hugo", hugoName)
 	if r.Value != nil {
 		r.Note += ": its own layout of the same pages (single, list, table of contents, highlighting with classes), the widget blocks as code, no search index"
 	}
@@ -640,7 +543,7 @@ func (b *bench) measureCorpus(ctx context.Context, sg *sitegen) {
 	if ours == 0 || theirs == 0 {
 		return
 	}
-	indexed, r := perPage("hugo+pagefind", "Hugo "+hugoVersion+" and Pagefind: pages per second, the same corpus")
+	indexed, r := runs.perPage("hugo+pagefind", "Hugo "+hugoVersion+" and Pagefind: pages per second, the same corpus")
 	if r.Value != nil {
 		r.Note += ": Hugo's build, then Pagefind on its pages, as sitegen's build indexes its own"
 	}
@@ -660,12 +563,134 @@ func (b *bench) measureCorpus(ctx context.Context, sg *sitegen) {
 	}
 	// The same builds by CPU time, which the other users of a shared
 	// machine move much less than the wall time.
-	cpuOurs, cpuTheirs := cpuPerPage("sitegen"), cpuPerPage("hugo")
+	cpuOurs, cpuTheirs := runs.cpuPerPage("sitegen"), runs.cpuPerPage("hugo")
 	cpu := measured(sec, "CPU per page, sitegen", 1000*cpuOurs, "ms")
 	cpu.Note = "user and system time of the build and of the processes it waited for (Pagefind, the go command), marginal as the time per page"
 	b.add(cpu, measured(sec, "CPU per page, Hugo "+hugoVersion, 1000*cpuTheirs, "ms"))
 	if indexed != 0 {
-		b.add(measured(sec, "CPU per page, Hugo "+hugoVersion+" and Pagefind", 1000*cpuPerPage("hugo+pagefind"), "ms"))
+		b.add(measured(sec, "CPU per page, Hugo "+hugoVersion+" and Pagefind", 1000*runs.cpuPerPage("hugo+pagefind"), "ms"))
 	}
 	b.add(measured(sec, "CPU per page, sitegen against Hugo", cpuOurs/cpuTheirs, "ratio"))
+}
+
+// corpusGenerators are the generators measureCorpus compares: sitegen,
+// and when Hugo can be had, Hugo alone and Hugo followed by Pagefind.
+// Both sitegen corpora are built quick (no brotli copy of the module).
+// A build's fixed costs (linking the module, which runs beside the
+// articles' conversion, hashing the assets, compressing the module with
+// gzip, Hugo's start) are the whole of the one-article build: subtracting
+// its time leaves the pages' own, each page converted, highlighted, its
+// widget run and rendered (Hugo: its widget block written as code),
+// written, and for sitegen indexed by Pagefind.
+func (b *bench) corpusGenerators(ctx context.Context, sg *sitegen) ([]corpusGenerator, error) {
+	gens := []corpusGenerator{{
+		name:  "sitegen",
+		write: func(dir string, n int) error { return writeFiles(dir, corpusContent(n)) },
+		build: func(ctx context.Context, src, out string) (buildTime, error) {
+			took, _, err := sg.run(ctx, src, out, true)
+			return took, err
+		},
+	}}
+	hugo, err := hugoBin(ctx)
+	if err != nil {
+		return gens, err
+	}
+	return append(gens, corpusGenerator{
+		name:  "hugo",
+		write: func(dir string, n int) error { return writeFiles(dir, hugoSite(n)) },
+		build: func(ctx context.Context, src, out string) (buildTime, error) {
+			return hugoBuild(ctx, hugo, src, out)
+		},
+	}, corpusGenerator{
+		// Hugo's pages given the search index sitegen builds for its
+		// own: the same work as sitegen's build.
+		name:  "hugo+pagefind",
+		write: func(dir string, n int) error { return writeFiles(dir, hugoSite(n)) },
+		build: func(ctx context.Context, src, out string) (buildTime, error) {
+			took, err := hugoBuild(ctx, hugo, src, out)
+			if err != nil {
+				return buildTime{}, err
+			}
+			index, err := pagefind(ctx, b.root, out)
+			return buildTime{Wall: took.Wall + index.Wall, CPU: took.CPU + index.CPU}, err
+		},
+	}), nil
+}
+
+// corpusRuns are the timed builds of each generator's corpora, the
+// 1-article one first, and the first error of a generator that failed.
+type corpusRuns struct {
+	times  map[string][]*corpusTimes
+	failed map[string]error
+	builds int
+}
+
+// buildCorpora writes each generator's corpora of 1 and n articles and
+// builds each b.cfg.Builds times into a fresh folder, the generators
+// taking turns.
+func (b *bench) buildCorpora(ctx context.Context, gens []corpusGenerator, n int) corpusRuns {
+	runs := corpusRuns{times: map[string][]*corpusTimes{}, failed: map[string]error{}, builds: b.cfg.Builds}
+	for _, g := range gens {
+		for _, c := range []int{1, n} {
+			dir := filepath.Join(b.tmp, fmt.Sprintf("corpus-%s-%d", g.name, c))
+			if err := g.write(dir, c); err != nil {
+				runs.failed[g.name] = err
+			}
+			runs.times[g.name] = append(runs.times[g.name], &corpusTimes{n: c})
+		}
+	}
+	for i := 0; i < b.cfg.Builds; i++ {
+		for _, g := range gens {
+			for _, c := range runs.times[g.name] {
+				if runs.failed[g.name] != nil {
+					continue
+				}
+				b.logf("%s: building the %d-article corpus (%d of %d)", g.name, c.n, i+1, b.cfg.Builds)
+				src := filepath.Join(b.tmp, fmt.Sprintf("corpus-%s-%d", g.name, c.n))
+				out := src + "-site"
+				took, err := g.build(ctx, src, out)
+				if err == nil {
+					c.pages, err = countPages(out)
+				}
+				os.RemoveAll(out)
+				if err != nil {
+					runs.failed[g.name] = err
+					continue
+				}
+				c.times = append(c.times, took.Wall.Seconds())
+				c.cpu = append(c.cpu, took.CPU.Seconds())
+			}
+		}
+	}
+	return runs
+}
+
+// perPage is generator g's marginal seconds per page, with the row of
+// its pages per second, called measure.
+func (runs corpusRuns) perPage(g, measure string) (float64, Row) {
+	const sec = "sitegen"
+	if err := runs.failed[g]; err != nil {
+		return 0, missing(sec, measure, err.Error())
+	}
+	small, big := runs.times[g][0], runs.times[g][1]
+	dt := median(big.times) - median(small.times)
+	pages := big.pages - small.pages
+	if dt <= 0 || pages <= 0 {
+		return 0, missing(sec, measure, fmt.Sprintf("the large corpus (%d pages) built no slower than the small one (%d pages)", big.pages, small.pages))
+	}
+	r := measured(sec, measure, float64(pages)/dt, "pages/s")
+	r.Note = fmt.Sprintf("(%s − %d pages) / (%.2f s − %.2f s)", thousands(int64(big.pages)), small.pages, median(big.times), median(small.times))
+	if runs.builds > 1 {
+		r.Note += fmt.Sprintf(", medians of %d builds each", runs.builds)
+	}
+	r.Detail = map[string]any{"small_s": small.times, "large_s": big.times, "small_cpu_s": small.cpu, "large_cpu_s": big.cpu,
+		"small_pages": small.pages, "large_pages": big.pages}
+	return dt / float64(pages), r
+}
+
+// cpuPerPage is generator g's marginal CPU seconds per page, measured as
+// perPage measures its wall time.
+func (runs corpusRuns) cpuPerPage(g string) float64 {
+	small, big := runs.times[g][0], runs.times[g][1]
+	return (median(big.cpu) - median(small.cpu)) / float64(big.pages-small.pages)
 }
