@@ -301,100 +301,30 @@ func (r *lockRun) timeline(h *HTML, st lockState) {
 		end = max(end, l.until.Seconds())
 	}
 	ticks := chart.Ticks(0, end, 5)
-	span := ticks[len(ticks)-1]
-	// The plot keeps a little room on the right for a mark at the last
-	// instant; a key that outlives the axis runs into it.
-	const plot = 0.97
-	frac := func(d time.Duration) float64 { return min(d.Seconds()/span*plot, 1) }
-	x := func(d time.Duration) string { return percent(frac(d)) }
-	// Marks closer than a 500th of the width (a pixel or so) are drawn as
-	// one, with their count: 100 senders of 100 attempts make 10,000
-	// sends and as many charges, which one mark each would write as
-	// megabytes of SVG for the page to lay out.
-	bin := func(d time.Duration) int { return int(frac(d) * 500) }
-	width := func(from, to time.Duration) string { return percent(max(0, frac(to)-frac(from))) }
+	a := lockAxis{span: ticks[len(ticks)-1]}
 
 	type lane struct {
 		label string
 		draw  func(y int) // y: the top of the lane's mark, 13 px high
 	}
-	lanes := []lane{{"Requests sent", func(y int) {
-		for i := 0; i < len(st.sends); {
-			j := i
-			for j < len(st.sends) && bin(st.sends[j]) == bin(st.sends[i]) {
-				j++
-			}
-			h.Void("rect", "class", "lk-send", "x", x(st.sends[i]), "y", Itoa(y-1), "width", "3", "height", "15")
-			if j-i > 1 {
-				h.Elem("text", "×"+Itoa(j-i), "class", "lk-count", "x", x(st.sends[i]), "dx", "6", "y", Itoa(y+11))
-			}
-			i = j
-		}
-	}}}
-	lives := func(ls []life, cls string) func(int) {
-		return func(y int) {
-			cut := -1 // the place of the last ✕ drawn
-			for i := 0; i < len(ls); {
-				// Lives that meet or overlap on the axis are drawn as one.
-				from, until := ls[i].from, ls[i].until
-				j := i + 1
-				for j < len(ls) && ls[j].from >= from && bin(ls[j].from) <= bin(until) {
-					until = max(until, ls[j].until)
-					j++
-				}
-				h.Void("rect", "class", cls, "x", x(from), "y", Itoa(y), "width", width(from, min(until, st.now)), "height", "13")
-				if until > st.now {
-					h.Void("rect", "class", cls+" lk-ttl", "x", x(max(from, st.now)), "y", Itoa(y), "width", width(max(from, st.now), until), "height", "13")
-				}
-				for _, l := range ls[i:j] {
-					if l.evicted && bin(l.until) != cut {
-						cut = bin(l.until)
-						h.Elem("text", "✕", "class", "lk-cut", "x", x(l.until), "dx", "-5", "y", Itoa(y+11))
-					}
-				}
-				i = j
-			}
-		}
-	}
+	lanes := []lane{{"Requests sent", func(y int) { a.sends(h, st.sends, y) }}}
 	if r.p.Guard == lock.SetNX {
-		lanes = append(lanes, lane{"Lock key, EX " + chart.Number(r.p.LockTTL.Seconds()), lives(st.lock, "lk-lock")})
+		lanes = append(lanes, lane{"Lock key, EX " + chart.Number(r.p.LockTTL.Seconds()), func(y int) { a.lives(h, st.lock, "lk-lock", st.now, y) }})
 	}
 	if r.p.Guard != lock.None {
-		lanes = append(lanes, lane{"Result key, EX " + chart.Number(r.p.ResultTTL.Seconds()), lives(st.result, "lk-result")})
+		lanes = append(lanes, lane{"Result key, EX " + chart.Number(r.p.ResultTTL.Seconds()), func(y int) { a.lives(h, st.result, "lk-result", st.now, y) }})
 	}
-	lanes = append(lanes, lane{"Charges", func(y int) {
-		// The charges at one place: one mark, a duplicate's when any is,
-		// and the count of charges so far beside it.
-		for i := 0; i < len(st.charges); {
-			c := st.charges[i]
-			j := i
-			for j < len(st.charges) && bin(st.charges[j].at) == bin(c.at) {
-				j++
-			}
-			h.Void("circle", "class", "lk-charge"+when(j > 1, " dup"), "cx", x(c.at), "cy", Itoa(y+6), "r", "6")
-			if j-i > 1 {
-				dx, anchor := "10", "start" // right of the mark, or left of it in the axis's right half
-				if frac(c.at) > 0.5 {
-					dx, anchor = "-10", "end"
-				}
-				h.Elem("text", "×"+Itoa(j), "class", "lk-count dup", "x", x(c.at), "dx", dx, "y", Itoa(y+11), "text-anchor", anchor)
-			}
-			i = j
-		}
-		if st.crash != nil {
-			h.Elem("text", "✕ crash", "class", "lk-cut", "x", x(*st.crash), "dx", "10", "y", Itoa(y+11))
-		}
-	}})
+	lanes = append(lanes, lane{"Charges", func(y int) { a.charges(h, st, y) }})
 
 	const row = 36 // a lane: its label, its marks, a gap
 	height := row*len(lanes) + 20
 	h.Open("figure", "class", "lk-time")
 	h.Open("svg", "class", "chart lk-chart", "role", "img", "width", "100%", "height", Itoa(height),
 		"xmlns", "http://www.w3.org/2000/svg")
-	h.Elem("title", "The keys in Redis over time, to t = "+chart.Number(span)+" s")
+	h.Elem("title", "The keys in Redis over time, to t = "+chart.Number(a.span)+" s")
 	h.Elem("desc", r.describe(st))
 	if r.p.Store == lock.Down && st.now > 0 {
-		h.Void("rect", "class", "lk-down", "x", "0", "y", "0", "width", x(min(r.p.Outage, st.now)), "height", Itoa(row*len(lanes)))
+		h.Void("rect", "class", "lk-down", "x", "0", "y", "0", "width", a.x(min(r.p.Outage, st.now)), "height", Itoa(row*len(lanes)))
 	}
 	for i, l := range lanes {
 		y := i * row
@@ -402,7 +332,7 @@ func (r *lockRun) timeline(h *HTML, st lockState) {
 		h.Void("line", "class", "lk-base", "x1", "0", "x2", "100%", "y1", Itoa(y+30), "y2", Itoa(y+30))
 		l.draw(y + 15)
 	}
-	h.Void("line", "class", "lk-now", "x1", x(st.now), "x2", x(st.now), "y1", "14", "y2", Itoa(row*len(lanes)))
+	h.Void("line", "class", "lk-now", "x1", a.x(st.now), "x2", a.x(st.now), "y1", "14", "y2", Itoa(row*len(lanes)))
 	for i, tk := range ticks {
 		anchor := "middle"
 		switch i {
@@ -411,7 +341,7 @@ func (r *lockRun) timeline(h *HTML, st lockState) {
 		case len(ticks) - 1:
 			anchor = "end"
 		}
-		h.Elem("text", chart.Number(tk)+when(i == len(ticks)-1, " s"), "class", "lk-tick", "x", percent(tk/span*plot), "y", Itoa(height-4), "text-anchor", anchor)
+		h.Elem("text", chart.Number(tk)+when(i == len(ticks)-1, " s"), "class", "lk-tick", "x", percent(tk/a.span*lockPlot), "y", Itoa(height-4), "text-anchor", anchor)
 	}
 	h.Close("svg")
 	if r.p.Store == lock.Down {
@@ -419,6 +349,94 @@ func (r *lockRun) timeline(h *HTML, st lockState) {
 			Text(" Redis unreachable, t = 0 to " + secs(r.p.Outage)).Close("p")
 	}
 	h.Close("figure")
+}
+
+// lockPlot is the share of the time line's width the axis takes: a
+// little room is kept on the right for a mark at the last instant, and a
+// key that outlives the axis runs into it.
+const lockPlot = 0.97
+
+// lockAxis places times on the time line, whose axis runs to span
+// seconds.
+type lockAxis struct{ span float64 }
+
+func (a lockAxis) frac(d time.Duration) float64 { return min(d.Seconds()/a.span*lockPlot, 1) }
+func (a lockAxis) x(d time.Duration) string     { return percent(a.frac(d)) }
+
+// bin is the place of d in 500ths of the width: marks closer than that
+// (a pixel or so) are drawn as one, with their count. 100 senders of 100
+// attempts make 10,000 sends and as many charges, which one mark each
+// would write as megabytes of SVG for the page to lay out.
+func (a lockAxis) bin(d time.Duration) int { return int(a.frac(d) * 500) }
+
+func (a lockAxis) width(from, to time.Duration) string {
+	return percent(max(0, a.frac(to)-a.frac(from)))
+}
+
+// sends draws a mark for each send, or for the sends at one place with
+// their count.
+func (a lockAxis) sends(h *HTML, sends []time.Duration, y int) {
+	for i := 0; i < len(sends); {
+		j := i
+		for j < len(sends) && a.bin(sends[j]) == a.bin(sends[i]) {
+			j++
+		}
+		h.Void("rect", "class", "lk-send", "x", a.x(sends[i]), "y", Itoa(y-1), "width", "3", "height", "15")
+		if j-i > 1 {
+			h.Elem("text", "×"+Itoa(j-i), "class", "lk-count", "x", a.x(sends[i]), "dx", "6", "y", Itoa(y+11))
+		}
+		i = j
+	}
+}
+
+// lives draws a key's lives, of class cls, lived to now and (paler) still
+// to run; a ✕ where one was evicted.
+func (a lockAxis) lives(h *HTML, ls []life, cls string, now time.Duration, y int) {
+	cut := -1 // the place of the last ✕ drawn
+	for i := 0; i < len(ls); {
+		// Lives that meet or overlap on the axis are drawn as one.
+		from, until := ls[i].from, ls[i].until
+		j := i + 1
+		for j < len(ls) && ls[j].from >= from && a.bin(ls[j].from) <= a.bin(until) {
+			until = max(until, ls[j].until)
+			j++
+		}
+		h.Void("rect", "class", cls, "x", a.x(from), "y", Itoa(y), "width", a.width(from, min(until, now)), "height", "13")
+		if until > now {
+			h.Void("rect", "class", cls+" lk-ttl", "x", a.x(max(from, now)), "y", Itoa(y), "width", a.width(max(from, now), until), "height", "13")
+		}
+		for _, l := range ls[i:j] {
+			if l.evicted && a.bin(l.until) != cut {
+				cut = a.bin(l.until)
+				h.Elem("text", "✕", "class", "lk-cut", "x", a.x(l.until), "dx", "-5", "y", Itoa(y+11))
+			}
+		}
+		i = j
+	}
+}
+
+// charges draws the charges at one place as one mark, a duplicate's when
+// any is, with the count of charges so far beside it; and the crash.
+func (a lockAxis) charges(h *HTML, st lockState, y int) {
+	for i := 0; i < len(st.charges); {
+		c := st.charges[i]
+		j := i
+		for j < len(st.charges) && a.bin(st.charges[j].at) == a.bin(c.at) {
+			j++
+		}
+		h.Void("circle", "class", "lk-charge"+when(j > 1, " dup"), "cx", a.x(c.at), "cy", Itoa(y+6), "r", "6")
+		if j-i > 1 {
+			dx, anchor := "10", "start" // right of the mark, or left of it in the axis's right half
+			if a.frac(c.at) > 0.5 {
+				dx, anchor = "-10", "end"
+			}
+			h.Elem("text", "×"+Itoa(j), "class", "lk-count dup", "x", a.x(c.at), "dx", dx, "y", Itoa(y+11), "text-anchor", anchor)
+		}
+		i = j
+	}
+	if st.crash != nil {
+		h.Elem("text", "✕ crash", "class", "lk-cut", "x", a.x(*st.crash), "dx", "10", "y", Itoa(y+11))
+	}
 }
 
 // percent writes a share of the width as an SVG length: "12.5%".
