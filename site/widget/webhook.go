@@ -341,7 +341,8 @@ func (r *webhookRun) verdict() string {
 	return s + " The sender gave up after " + Count(res.Deliveries, "delivery") + " and marks the event failed."
 }
 
-// joinClauses joins clauses with commas and a last "and".
+// joinClauses joins clauses with semicolons and a last "; and": unlike
+// List's items, the clauses have commas of their own.
 func joinClauses(cs []string) string {
 	switch len(cs) {
 	case 0:
