@@ -24,3 +24,15 @@ func Seconds(d time.Duration) string {
 	ms := d.Milliseconds()
 	return strconv.FormatInt(ms/1000, 10) + "." + strconv.FormatInt(ms%1000/100, 10) + strconv.FormatInt(ms%100/10, 10) + " s"
 }
+
+// Span writes a virtual time of whole seconds as a reader would, in the
+// largest unit that divides it: "48 h", "5 min", "70 s".
+func Span(d time.Duration) string {
+	switch {
+	case d >= time.Hour && d%time.Hour == 0:
+		return strconv.FormatInt(int64(d/time.Hour), 10) + " h"
+	case d >= time.Minute && d%time.Minute == 0:
+		return strconv.FormatInt(int64(d/time.Minute), 10) + " min"
+	}
+	return strconv.FormatInt(int64(d/time.Second), 10) + " s"
+}

@@ -20,3 +20,13 @@ func TestSeconds(t *testing.T) {
 		}
 	}
 }
+
+func TestSpan(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		0: "0 s", 70 * time.Second: "70 s", 5 * time.Minute: "5 min", 48 * time.Hour: "48 h", 90 * time.Minute: "90 min",
+	} {
+		if got := Span(d); got != want {
+			t.Errorf("Span(%v) = %q, want %q", d, got, want)
+		}
+	}
+}

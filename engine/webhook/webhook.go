@@ -128,11 +128,11 @@ func (e *endpoint) timeout(n int) {
 	}
 	e.waiting = 0
 	if n == Deliveries {
-		e.record(sim.Event{Kind: GiveUp, Lane: "sender", Ref: Event, N: n})
+		e.s.Record(sim.Event{Kind: GiveUp, Lane: "sender", Ref: Event, N: n})
 		return
 	}
 	wait := FirstRetry << (n - 1)
-	e.record(sim.Event{Kind: TimedOut, Lane: "sender", Ref: Event, N: n, M: int(wait / time.Second)})
+	e.s.Record(sim.Event{Kind: TimedOut, Lane: "sender", Ref: Event, N: n, M: int(wait / time.Second)})
 	e.s.After(wait, func() { e.deliver(n + 1) })
 }
 
@@ -141,7 +141,7 @@ func (e *endpoint) timeout(n int) {
 func (e *endpoint) receive(d delivery) {
 	now := e.s.Now()
 	age := now - d.signed
-	e.record(sim.Event{Kind: Post, Lane: d.from, To: "endpoint", Ref: d.id, N: d.n,
+	e.s.Record(sim.Event{Kind: Post, Lane: d.from, To: "endpoint", Ref: d.id, N: d.n,
 		M: int(d.signed / time.Second), OK: !d.forged, Detail: origin(d)})
 	switch {
 	case e.p.Signature && d.forged:
@@ -153,7 +153,7 @@ func (e *endpoint) receive(d delivery) {
 	}
 	at, recorded := e.seen[d.id]
 	if e.p.Dedupe && recorded && now < at+e.p.keep() {
-		e.record(sim.Event{Kind: Seen, Lane: "endpoint", To: d.from, Ref: d.id, N: 200})
+		e.s.Record(sim.Event{Kind: Seen, Lane: "endpoint", To: d.from, Ref: d.id, N: 200})
 		e.answer(d)
 		return
 	}
@@ -165,12 +165,12 @@ func (e *endpoint) receive(d delivery) {
 		if e.p.Dedupe {
 			e.seen[d.id] = now
 		}
-		e.record(sim.Event{Kind: Queued, Lane: "endpoint", To: "worker", Ref: d.id, N: 200, OK: e.p.Dedupe, Detail: forgotten})
+		e.s.Record(sim.Event{Kind: Queued, Lane: "endpoint", To: "worker", Ref: d.id, N: 200, OK: e.p.Dedupe, Detail: forgotten})
 		e.answer(d)
 		e.work(d, "worker", nil)
 		return
 	}
-	e.record(sim.Event{Kind: Working, Lane: "endpoint", Ref: d.id, OK: e.p.Dedupe, Detail: forgotten})
+	e.s.Record(sim.Event{Kind: Working, Lane: "endpoint", Ref: d.id, OK: e.p.Dedupe, Detail: forgotten})
 	e.work(d, "endpoint", func() {
 		if e.p.Dedupe {
 			if _, ok := e.seen[d.id]; !ok || forgotten != "" {
@@ -196,7 +196,7 @@ func origin(d delivery) string {
 // delivery age seconds old.
 func (e *endpoint) refuse(d delivery, why string, age int) {
 	e.res.Refused++
-	e.record(sim.Event{Kind: Refused, Lane: "endpoint", To: d.from, Ref: d.id, N: 400, M: age, Detail: why})
+	e.s.Record(sim.Event{Kind: Refused, Lane: "endpoint", To: d.from, Ref: d.id, N: 400, M: age, Detail: why})
 }
 
 // answer sends d's 200 back: to the attacker, who does not matter; to the
@@ -208,13 +208,13 @@ func (e *endpoint) answer(d delivery) {
 	}
 	switch {
 	case d.n == 1 && e.p.Lost:
-		e.record(sim.Event{Kind: Lost, Lane: "endpoint", To: "sender", Ref: d.id, N: d.n})
+		e.s.Record(sim.Event{Kind: Lost, Lane: "endpoint", To: "sender", Ref: d.id, N: d.n})
 	case e.waiting != d.n:
-		e.record(sim.Event{Kind: Late, Lane: "endpoint", To: "sender", Ref: d.id, N: d.n})
+		e.s.Record(sim.Event{Kind: Late, Lane: "endpoint", To: "sender", Ref: d.id, N: d.n})
 	default:
 		e.waiting, e.done = 0, true
 		e.res.Delivered = true
-		e.record(sim.Event{Kind: Answered, Lane: "endpoint", To: "sender", Ref: d.id, N: d.n})
+		e.s.Record(sim.Event{Kind: Answered, Lane: "endpoint", To: "sender", Ref: d.id, N: d.n})
 	}
 }
 
@@ -234,14 +234,12 @@ func (e *endpoint) work(d delivery, lane string, after func()) {
 			e.res.Forged++
 			n = e.res.Forged
 		}
-		e.record(sim.Event{Kind: Fulfil, Lane: lane, Ref: order, N: n, OK: order == Order})
+		e.s.Record(sim.Event{Kind: Fulfil, Lane: lane, Ref: order, N: n, OK: order == Order})
 		if after != nil {
 			after()
 		}
 	})
 }
-
-func (e *endpoint) record(ev sim.Event) { e.s.Record(ev) }
 
 // events are the model's kinds of event; say writes their sentences.
 var events sim.Family
@@ -268,7 +266,7 @@ func init() { events.Say(say) }
 
 func say(e sim.Event) string {
 	n := strconv.Itoa(e.N)
-	at := "At " + Span(e.At) + ", "
+	at := "At " + sim.Span(e.At) + ", "
 	switch e.Kind {
 	case Post:
 		switch e.Detail {
@@ -282,7 +280,7 @@ func say(e sim.Event) string {
 		if e.Detail == "signature" {
 			return "400: the signature is not the secret's HMAC of the body."
 		}
-		return "400: signed " + Span(time.Duration(e.M)*time.Second) + " ago, older than the tolerance allows."
+		return "400: signed " + sim.Span(time.Duration(e.M)*time.Second) + " ago, older than the tolerance allows."
 	case Seen:
 		return e.Ref + " is recorded: answer 200 and do nothing."
 	case Queued:
@@ -315,21 +313,9 @@ func say(e sim.Event) string {
 	case Late:
 		return at + "the 200 for delivery " + n + " comes after the sender stopped waiting."
 	case TimedOut:
-		return at + "no 2xx for delivery " + n + ": the sender delivers again in " + Span(time.Duration(e.M)*time.Second) + "."
+		return at + "no 2xx for delivery " + n + ": the sender delivers again in " + sim.Span(time.Duration(e.M)*time.Second) + "."
 	case GiveUp:
 		return at + "no 2xx for delivery " + n + ", the last: the sender gives up."
 	}
 	return e.Kind.String()
-}
-
-// Span writes a whole number of hours, minutes or seconds as a reader
-// would: "48 h", "5 min", "70 s".
-func Span(d time.Duration) string {
-	switch {
-	case d >= time.Hour && d%time.Hour == 0:
-		return strconv.FormatInt(int64(d/time.Hour), 10) + " h"
-	case d >= time.Minute && d%time.Minute == 0:
-		return strconv.FormatInt(int64(d/time.Minute), 10) + " min"
-	}
-	return strconv.FormatInt(int64(d/time.Second), 10) + " s"
 }

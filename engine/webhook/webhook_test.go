@@ -59,7 +59,7 @@ func TestDefaultStory(t *testing.T) {
 	}
 	var got []string
 	for _, e := range res.Trace {
-		got = append(got, Span(e.At)+" "+e.Kind.String()+" "+e.Detail)
+		got = append(got, sim.Span(e.At)+" "+e.Kind.String()+" "+e.Detail)
 	}
 	want := []string{
 		"0 s post ", "0 s queue ", "0 s lost ",
@@ -117,16 +117,6 @@ func TestEverySentenceIsWritten(t *testing.T) {
 			if s := e.Sentence(); s == e.Kind.String() || !strings.HasSuffix(s, ".") {
 				t.Errorf("%s: %s has no sentence: %q", row.Case, e.Kind, s)
 			}
-		}
-	}
-}
-
-func TestSpan(t *testing.T) {
-	for d, want := range map[time.Duration]string{
-		0: "0 s", 70 * time.Second: "70 s", 5 * time.Minute: "5 min", 48 * time.Hour: "48 h", 90 * time.Minute: "90 min",
-	} {
-		if got := Span(d); got != want {
-			t.Errorf("Span(%v) = %q, want %q", d, got, want)
 		}
 	}
 }

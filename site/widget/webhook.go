@@ -158,7 +158,7 @@ func (r *webhookRun) Output(h *HTML, step int) {
 	outcome := outcomeAttrs(step, r.Steps(), res.Fulfilled == 1 && res.Forged == 0,
 		"data-fulfilled", Itoa(st.fulfilled), "data-forged", Itoa(st.shipped), "data-deliveries", Itoa(st.deliveries))
 	replaying := func(s webhookState) string {
-		return "Replaying: order 1 fulfilled " + times(s.fulfilled) + " in " + Count(s.deliveries, "delivery") + " so far."
+		return "Replaying: order 1 fulfilled " + Times(s.fulfilled) + " in " + Count(s.deliveries, "delivery") + " so far."
 	}
 	now := r.verdict()
 	if step < r.Steps() {
@@ -183,7 +183,7 @@ func (r *webhookRun) sender(h *HTML, st, end webhookState) {
 		case fateLate:
 			text, cls = "200 too late", "bad"
 		case fateFailed:
-			text, cls = "no 2xx in "+webhook.Span(webhook.Timeout), "bad"
+			text, cls = "no 2xx in "+sim.Span(webhook.Timeout), "bad"
 		case fateAnswered:
 			text, cls = "200 in time", "ok"
 		}
@@ -191,7 +191,7 @@ func (r *webhookRun) sender(h *HTML, st, end webhookState) {
 		if held {
 			text = "waiting for a 2xx"
 		}
-		h.Open("li", heldAttrs(held, "class", cls)...).Text(Itoa(i+1)+", at "+webhook.Span(end.sentAt[i])+": ").Elem("strong", text).Close("li")
+		h.Open("li", heldAttrs(held, "class", cls)...).Text(Itoa(i+1)+", at "+sim.Span(end.sentAt[i])+": ").Elem("strong", text).Close("li")
 	}
 	h.Close("ul")
 	holdOver(h, st, r.states, func(h *HTML, s webhookState) {
@@ -199,7 +199,7 @@ func (r *webhookRun) sender(h *HTML, st, end webhookState) {
 			h.Elem("p", "It gave up: the event is marked failed.", "class", "w-note bad-text")
 		}
 	})
-	h.Elem("p", "Waits "+webhook.Span(webhook.Timeout)+" for a 2xx, then delivers again after 1, 2, 4 and 8 min.", "class", "w-note")
+	h.Elem("p", "Waits "+sim.Span(webhook.Timeout)+" for a 2xx, then delivers again after 1, 2, 4 and 8 min.", "class", "w-note")
 	h.Close("section")
 }
 
@@ -216,8 +216,8 @@ func (r *webhookRun) endpoint(h *HTML, st webhookState) {
 		}
 	}
 	check(p.Signature, "checks the signature", "no signature check")
-	check(p.Tolerance > 0, "refuses timestamps over "+webhook.Span(p.Tolerance)+" old", "no timestamp check")
-	check(p.Dedupe, "keeps event ids "+webhook.Span(time.Duration(p.Keep)*time.Hour), "keeps no event ids")
+	check(p.Tolerance > 0, "refuses timestamps over "+sim.Span(p.Tolerance)+" old", "no timestamp check")
+	check(p.Dedupe, "keeps event ids "+sim.Span(time.Duration(p.Keep)*time.Hour), "keeps no event ids")
 	if p.Reply == webhook.BeforeWork {
 		h.Elem("li", "answers, then works")
 	} else {
@@ -228,7 +228,7 @@ func (r *webhookRun) endpoint(h *HTML, st webhookState) {
 		switch {
 		case !p.Dedupe:
 		case s.recorded:
-			h.Open("p").Elem("code", webhook.Event).Text(" recorded at " + webhook.Span(s.recordedAt)).Close("p")
+			h.Open("p").Elem("code", webhook.Event).Text(" recorded at " + sim.Span(s.recordedAt)).Close("p")
 		default:
 			h.Elem("p", "No event id recorded yet.", "class", "empty")
 		}
@@ -247,12 +247,12 @@ func (r *webhookRun) attacker(h *HTML, st webhookState) {
 		holdTexts(h, fate, "not yet", "400, "+why, "200, id already recorded", "accepted")
 		h.Close("strong").Close("li")
 	}
-	attack("Forged "+webhook.Forged+" at "+webhook.Span(webhook.ForgeAt), st.forgery, "bad signature")
+	attack("Forged "+webhook.Forged+" at "+sim.Span(webhook.ForgeAt), st.forgery, "bad signature")
 	why := "too old"
 	if st.replayWhy == "signature" {
 		why = "bad signature"
 	}
-	attack("Replay of delivery 1 at "+webhook.Span(webhook.ReplayAt), st.replay, why)
+	attack("Replay of delivery 1 at "+sim.Span(webhook.ReplayAt), st.replay, why)
 	h.Close("ul")
 	h.Close("section")
 }
@@ -261,7 +261,7 @@ func (r *webhookRun) orders(h *HTML, st webhookState) {
 	bad := st.fulfilled > 1 || st.shipped > 0
 	h.Open("section", "class", "w-panel"+when(bad, " bad"), "role", "group", "aria-label", "The orders")
 	h.Elem("h3", "Orders")
-	h.Open("p", "class", "w-big"+when(st.fulfilled > 1, " bad-text")).Elem("code", webhook.Order).Text(" fulfilled ").Elem("strong", times(st.fulfilled)).Close("p")
+	h.Open("p", "class", "w-big"+when(st.fulfilled > 1, " bad-text")).Elem("code", webhook.Order).Text(" fulfilled ").Elem("strong", Times(st.fulfilled)).Close("p")
 	h.Open("p", "class", when(st.shipped > 0, "bad-text")).Elem("code", webhook.Unpaid).Text(": ")
 	if st.shipped > 0 {
 		h.Elem("strong", "shipped, unpaid")
@@ -277,23 +277,10 @@ func (r *webhookRun) orders(h *HTML, st webhookState) {
 	h.Close("section")
 }
 
-// times writes how many times: "once", "twice", "3 times".
-func times(n int) string {
-	switch n {
-	case 0:
-		return "never"
-	case 1:
-		return "once"
-	case 2:
-		return "twice"
-	}
-	return Figure(n) + " times"
-}
-
 func (r *webhookRun) verdict() string {
 	res, p := r.res, r.p
 	end := r.states[len(r.states)-1]
-	s := "Order 1 fulfilled " + times(res.Fulfilled) + " in " + Count(res.Deliveries, "delivery")
+	s := "Order 1 fulfilled " + Times(res.Fulfilled) + " in " + Count(res.Deliveries, "delivery")
 	if res.Forged > 0 {
 		s += ", and order 2 shipped unpaid"
 	}
@@ -305,7 +292,7 @@ func (r *webhookRun) verdict() string {
 	if end.replay == attackAccepted {
 		retries--
 		if p.Dedupe {
-			why = append(why, "with no timestamp check the 48-hour-old replay passed, and its id had been forgotten after "+webhook.Span(time.Duration(p.Keep)*time.Hour))
+			why = append(why, "with no timestamp check the 48-hour-old replay passed, and its id had been forgotten after "+sim.Span(time.Duration(p.Keep)*time.Hour))
 		} else {
 			why = append(why, "with no timestamp check and no record of ids, the 48-hour-old replay passed")
 		}
@@ -320,7 +307,7 @@ func (r *webhookRun) verdict() string {
 	if len(why) == 0 {
 		switch {
 		case p.Reply == webhook.AfterWork && res.Deliveries > 1:
-			why = append(why, "the work outlasted the sender's "+webhook.Span(webhook.Timeout)+", and the retry found the id")
+			why = append(why, "the work outlasted the sender's "+sim.Span(webhook.Timeout)+", and the retry found the id")
 		case res.Deliveries > 1:
 			why = append(why, "the retry found the id recorded")
 		}
@@ -334,25 +321,9 @@ func (r *webhookRun) verdict() string {
 			why = append(why, "the replay found its id still kept")
 		}
 	}
-	s += ": " + joinClauses(why) + "."
+	s += ": " + Clauses(why) + "."
 	if res.Delivered {
 		return s
 	}
 	return s + " The sender gave up after " + Count(res.Deliveries, "delivery") + " and marks the event failed."
-}
-
-// joinClauses joins clauses with semicolons and a last "; and": unlike
-// List's items, the clauses have commas of their own.
-func joinClauses(cs []string) string {
-	switch len(cs) {
-	case 0:
-		return ""
-	case 1:
-		return cs[0]
-	}
-	s := cs[0]
-	for _, c := range cs[1 : len(cs)-1] {
-		s += "; " + c
-	}
-	return s + "; and " + cs[len(cs)-1]
 }

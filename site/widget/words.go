@@ -73,6 +73,31 @@ func List(items []string) string {
 	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }
 
+// Clauses joins clauses that have commas of their own, as List joins
+// items but with semicolons: "a; b; and c".
+func Clauses(cs []string) string {
+	switch len(cs) {
+	case 0:
+		return ""
+	case 1:
+		return cs[0]
+	}
+	return strings.Join(cs[:len(cs)-1], "; ") + "; and " + cs[len(cs)-1]
+}
+
+// Times says how many times: "never", "once", "twice", "3 times".
+func Times(n int) string {
+	switch n {
+	case 0:
+		return "never"
+	case 1:
+		return "once"
+	case 2:
+		return "twice"
+	}
+	return Figure(n) + " times"
+}
+
 // Capital is s with its first letter upper-case: a sentence's start.
 func Capital(s string) string {
 	if s == "" || s[0] < 'a' || s[0] > 'z' {
