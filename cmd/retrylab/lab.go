@@ -18,10 +18,13 @@ import (
 )
 
 func labUsage(w io.Writer) {
-	fmt.Fprintln(w, "retrylab lab guard --db sqlite:FILE|postgres://... [--n 20] [--runs 6] --strategy NAME [--card-ms 50] [--json]")
+	fmt.Fprintln(w, "retrylab lab guard --db sqlite:FILE|postgres://... [--n 20] [--runs 6] --strategy NAME [--card-ms 50] [--isolation LEVEL] [--json]")
 	fmt.Fprintln(w, "runs the guard simulator's strategy on a real database: n goroutines with one key, each on its")
 	fmt.Fprintln(w, "own connection, the card call a sleep recorded in a charges table; prints rows and charges per run.")
+	fmt.Fprintln(w, "with --isolation LEVEL (PostgreSQL only) each request is one transaction at that level, the card")
+	fmt.Fprintln(w, "call inside it and its charge recorded outside it; a 40001 or 40P01 runs the transaction again.")
 	fmt.Fprintf(w, "strategies: %s\n", lab.StrategyNames())
+	fmt.Fprintf(w, "isolation: %s (default %s: one transaction per statement)\n", lab.IsolationNames(), lab.Autocommit)
 }
 
 // runLab is `retrylab lab EXPERIMENT ...`; guard is the one experiment.
@@ -47,7 +50,8 @@ func runLab(args []string, stdout, stderr io.Writer) int {
 	runs := fs.Int("runs", 6, "runs, each on fresh tables")
 	strategy := fs.String("strategy", "", "how the handler guards the charge: "+lab.StrategyNames())
 	cardMS := fs.Int("card-ms", 50, "how long the card network takes per charge, in milliseconds")
-	asJSON := fs.Bool("json", false, `print {"strategy", "db", "n", "runs": [{"rows", "charges"}...]} as one JSON object`)
+	isolation := fs.String("isolation", string(lab.Autocommit), "each request as one transaction at this level: "+lab.IsolationNames())
+	asJSON := fs.Bool("json", false, `print {"strategy", "isolation", "db", "n", "runs": [{"rows", "charges", "failures", "retries"}...]} as one JSON object`)
 	if err := fs.Parse(args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK
@@ -66,7 +70,7 @@ func runLab(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "retrylab lab guard: --strategy is required (allowed: %s)\n", lab.StrategyNames())
 		return exitUsage
 	}
-	cfg := lab.Config{DB: *db, N: *n, Runs: *runs, Strategy: guard.Strategy(*strategy), Card: time.Duration(*cardMS) * time.Millisecond}
+	cfg := lab.Config{DB: *db, N: *n, Runs: *runs, Strategy: guard.Strategy(*strategy), Card: time.Duration(*cardMS) * time.Millisecond, Isolation: lab.Isolation(*isolation)}
 	if err := cfg.Validate(); err != nil {
 		fmt.Fprintf(stderr, "retrylab lab guard: --%v\n", err)
 		return exitUsage
@@ -90,11 +94,11 @@ func runLab(args []string, stdout, stderr io.Writer) int {
 
 // printLab prints a measurement: one line per run, then the spread.
 func printLab(w io.Writer, res lab.Result) {
-	fmt.Fprintf(w, "%s: %d requests with one key at once, card call %d ms, on %s\n\n", res.Strategy, res.N, res.CardMS, res.DB)
+	fmt.Fprintf(w, "%s: %d requests with one key at once, card call %d ms, %s, on %s\n\n", res.Strategy, res.N, res.CardMS, res.Isolation, res.DB)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "run\trows\tcharges\tanswers")
+	fmt.Fprintln(tw, "run\trows\tcharges\tanswers\tfailures\tretries")
 	for i, r := range res.Runs {
-		fmt.Fprintf(tw, "%d\t%d\t%d\t%s\n", i+1, r.Rows, r.Charges, r.Answers())
+		fmt.Fprintf(tw, "%d\t%d\t%d\t%s\t%s\t%d\n", i+1, r.Rows, r.Charges, r.Answers(), r.FailureText(), r.Retries)
 	}
 	tw.Flush()
 	rlo, rhi := res.Span(func(r lab.Run) int { return r.Rows })

@@ -1,9 +1,11 @@
 // Package lab runs the guard simulator's strategies (engine/guard) on a
 // real database: N goroutines with one idempotency key, each on its own
-// connection, run the statements the simulator's handlers describe, one
-// autocommitted statement per step, against real tables. The card call is
-// a sleep, and each charge it makes is a row in a charges table, so that
-// rows and charges are counted by the database, not by the program.
+// connection, run the statements the simulator's handlers describe against
+// real tables, either one autocommitted statement per step or, with an
+// isolation level, the whole handler as one transaction at that level. The
+// card call is a sleep, and each charge it makes is a row in a charges
+// table, so that rows and charges are counted by the database, not by the
+// program.
 //
 // The engine stays pure; this is the measurement it is checked against.
 package lab
@@ -35,7 +37,48 @@ type Config struct {
 	Runs     int            // runs, each on fresh tables
 	Strategy guard.Strategy // as in the simulator
 	Card     time.Duration  // how long the card network takes per charge
+	// Isolation is Autocommit (each statement its own transaction, at the
+	// server's default level) or the level of the one transaction each
+	// request's handler runs in; only PostgreSQL takes a level.
+	Isolation Isolation
 }
+
+// Isolation is how a request's statements are grouped into transactions.
+type Isolation string
+
+const (
+	Autocommit     Isolation = "autocommit"
+	ReadCommitted  Isolation = "read-committed"
+	RepeatableRead Isolation = "repeatable-read"
+	Serializable   Isolation = "serializable"
+)
+
+// Isolations lists the allowed values, the default first.
+var Isolations = []Isolation{Autocommit, ReadCommitted, RepeatableRead, Serializable}
+
+// IsolationNames lists the isolations, comma-separated.
+func IsolationNames() string {
+	var names []string
+	for _, i := range Isolations {
+		names = append(names, string(i))
+	}
+	return strings.Join(names, ", ")
+}
+
+func (i Isolation) level() sql.IsolationLevel {
+	switch i {
+	case RepeatableRead:
+		return sql.LevelRepeatableRead
+	case Serializable:
+		return sql.LevelSerializable
+	}
+	return sql.LevelReadCommitted
+}
+
+// MaxAttempts bounds how often one request's transaction runs: the first
+// time and, after each serialization failure (40001) or deadlock (40P01),
+// again from its first statement.
+const MaxAttempts = 10
 
 // Bounds of a Config.
 const (
@@ -64,7 +107,36 @@ func (c Config) Validate() error {
 	if c.Card < 0 || c.Card > MaxCard {
 		return fmt.Errorf("card-ms: %d is out of bounds (allowed: 0 to %d)", c.Card.Milliseconds(), MaxCard.Milliseconds())
 	}
+	if !validIsolation(c.Isolation) {
+		return fmt.Errorf("isolation: %q is not allowed (allowed: %s)", c.Isolation, IsolationNames())
+	}
+	// SQLite has no isolation levels to choose from: its transactions are
+	// serializable, one writer at a time, so a level would name nothing
+	// that the run could change.
+	if kind, _, _ := ParseDB(c.DB); kind == SQLite && c.isolation() != Autocommit {
+		return fmt.Errorf("isolation: %s needs a postgres:// --db; SQLite runs every transaction serializably and takes only %s", c.Isolation, Autocommit)
+	}
 	return nil
+}
+
+func validIsolation(i Isolation) bool {
+	if i == "" {
+		return true
+	}
+	for _, k := range Isolations {
+		if k == i {
+			return true
+		}
+	}
+	return false
+}
+
+// isolation is c.Isolation, Autocommit when unset.
+func (c Config) isolation() Isolation {
+	if c.Isolation == "" {
+		return Autocommit
+	}
+	return c.Isolation
 }
 
 func validStrategy(s guard.Strategy) bool {
@@ -131,15 +203,25 @@ type Run struct {
 	Charges  int         `json:"charges"`  // rows in the charges table
 	Statuses map[int]int `json:"statuses"` // the answers, counted per status code
 	Replayed int         `json:"replayed"` // answers that were a saved answer sent again
+	// Failures counts the statements the database refused, by SQLSTATE
+	// (SQLite's unique violation as SQLITE_CONSTRAINT_UNIQUE), retried
+	// transactions' failures included.
+	Failures map[string]int `json:"failures"`
+	// Retries counts transactions run again after a 40001 or 40P01;
+	// RetryAnswers counts what the last run of each retried request
+	// answered, per status.
+	Retries      int         `json:"retries"`
+	RetryAnswers map[int]int `json:"retry_answers"`
 }
 
 // Result is a measurement, in the shape `retrylab lab guard --json` prints.
 type Result struct {
-	Strategy guard.Strategy `json:"strategy"`
-	DB       string         `json:"db"` // the kind and place, no password
-	N        int            `json:"n"`
-	CardMS   int64          `json:"card_ms"`
-	Runs     []Run          `json:"runs"`
+	Strategy  guard.Strategy `json:"strategy"`
+	Isolation Isolation      `json:"isolation"`
+	DB        string         `json:"db"` // the kind and place, no password
+	N         int            `json:"n"`
+	CardMS    int64          `json:"card_ms"`
+	Runs      []Run          `json:"runs"`
 }
 
 // The tables, made afresh for each run. The rows table is the simulator's
@@ -201,9 +283,16 @@ func Guard(ctx context.Context, c Config) (Result, error) {
 		return Result{}, fmt.Errorf("opening %s: %w", Describe(c.DB), err)
 	}
 	defer db.Close()
-	db.SetMaxOpenConns(c.N + 1)
-	db.SetMaxIdleConns(c.N + 1)
-	res := Result{Strategy: c.Strategy, DB: Describe(c.DB), N: c.N, CardMS: c.Card.Milliseconds()}
+	// A request in a transaction records its charge on a second
+	// connection of its own: the card network's ledger is outside the
+	// request's transaction.
+	conns := c.N + 1
+	if c.isolation() != Autocommit {
+		conns = 2*c.N + 1
+	}
+	db.SetMaxOpenConns(conns)
+	db.SetMaxIdleConns(conns)
+	res := Result{Strategy: c.Strategy, Isolation: c.isolation(), DB: Describe(c.DB), N: c.N, CardMS: c.Card.Milliseconds()}
 	for i := 0; i < c.Runs; i++ {
 		r, err := run(ctx, db, kind, c)
 		if err != nil {
@@ -214,10 +303,13 @@ func Guard(ctx context.Context, c Config) (Result, error) {
 	return res, nil
 }
 
-// answer is what one request answered.
+// answer is what one request answered, and what the database refused on
+// the way.
 type answer struct {
 	status   int
 	replayed bool
+	failures map[string]int // by SQLSTATE
+	retries  int            // transactions run again
 }
 
 // run is one burst: fresh tables, c.N connections opened first, then
@@ -235,29 +327,38 @@ func run(ctx context.Context, db *sql.DB, kind Kind, c Config) (Run, error) {
 		}
 	}
 
-	// Every request holds its own connection before any starts, so that
-	// none of them waits for a connection to be opened once released.
-	conns := make([]*sql.Conn, c.N)
+	// Every request holds its own connection (and, in a transaction, its
+	// ledger's) before any starts, so that none of them waits for a
+	// connection to be opened once released.
+	open := c.N
+	if c.isolation() != Autocommit {
+		open = 2 * c.N
+	}
+	all := make([]*sql.Conn, open)
 	defer func() {
-		for _, cn := range conns {
+		for _, cn := range all {
 			if cn != nil {
 				cn.Close()
 			}
 		}
 	}()
-	for i := range conns {
+	for i := range all {
 		cn, err := db.Conn(ctx)
 		if err == nil {
 			err = cn.PingContext(ctx)
 		}
 		if err != nil {
-			return Run{}, fmt.Errorf("opening connection %d of %d: %w", i+1, c.N, err)
+			return Run{}, fmt.Errorf("opening connection %d of %d: %w", i+1, open, err)
 		}
-		conns[i] = cn
+		all[i] = cn
+	}
+	conns, ledgers := all[:c.N], all[:c.N]
+	if c.isolation() != Autocommit {
+		ledgers = all[c.N:]
 	}
 
 	var pays atomic.Int64 // the card network's payment ids
-	h := handler{kind: kind, card: c.Card, q: q, pays: &pays}
+	h := handler{kind: kind, card: c.Card, q: q, pays: &pays, isolation: c.isolation()}
 	start := make(chan struct{})
 	answers := make([]answer, c.N)
 	errs := make([]error, c.N)
@@ -267,7 +368,7 @@ func run(ctx context.Context, db *sql.DB, kind Kind, c Config) (Run, error) {
 		go func() {
 			defer wg.Done()
 			<-start
-			answers[i], errs[i] = h.serve(ctx, cn, c.Strategy)
+			answers[i], errs[i] = h.request(ctx, cn, ledgers[i], c.Strategy)
 		}()
 	}
 	close(start)
@@ -276,11 +377,18 @@ func run(ctx context.Context, db *sql.DB, kind Kind, c Config) (Run, error) {
 		return Run{}, err
 	}
 
-	r := Run{Statuses: map[int]int{}}
+	r := Run{Statuses: map[int]int{}, Failures: map[string]int{}, RetryAnswers: map[int]int{}}
 	for _, a := range answers {
 		r.Statuses[a.status]++
 		if a.replayed {
 			r.Replayed++
+		}
+		for code, k := range a.failures {
+			r.Failures[code] += k
+		}
+		if a.retries > 0 {
+			r.Retries += a.retries
+			r.RetryAnswers[a.status]++
 		}
 	}
 	if err := db.QueryRowContext(ctx, q(rowsSQL), guard.Key).Scan(&r.Rows); err != nil {
@@ -292,16 +400,70 @@ func run(ctx context.Context, db *sql.DB, kind Kind, c Config) (Run, error) {
 	return r, nil
 }
 
-// handler runs one request's steps, each statement on its own
-// connection, autocommitted, as the simulator's handlers do.
+// handler runs one request's steps on the request's connection, each
+// statement autocommitted as the simulator's handlers do, or all of them
+// in one transaction at h.isolation.
 type handler struct {
-	kind Kind
-	card time.Duration
-	q    func(string) string
-	pays *atomic.Int64
+	kind      Kind
+	card      time.Duration
+	q         func(string) string
+	pays      *atomic.Int64
+	isolation Isolation
 }
 
-func (h handler) serve(ctx context.Context, cn *sql.Conn, s guard.Strategy) (answer, error) {
+// stmts is what a request's statements run on: its connection, or the
+// transaction open on it.
+type stmts interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// request answers one request. In a transaction: BEGIN at the level, the
+// strategy's statements and the card call, COMMIT; a serialization
+// failure or a deadlock, at any statement or at COMMIT, rolls back and
+// runs the whole transaction again, its reads included, up to MaxAttempts
+// times. The charge is recorded on ledger, outside the transaction, so a
+// rollback does not take it back.
+func (h handler) request(ctx context.Context, cn, ledger *sql.Conn, s guard.Strategy) (answer, error) {
+	failures := map[string]int{}
+	if h.isolation == Autocommit {
+		a, err := h.serve(ctx, cn, ledger, s, failures)
+		a.failures = failures
+		return a, err
+	}
+	for attempt := 1; ; attempt++ {
+		a, err := h.attempt(ctx, cn, ledger, s, failures)
+		code := sqlstate(err)
+		if code != "40001" && code != "40P01" {
+			a.failures, a.retries = failures, attempt-1
+			return a, err
+		}
+		failures[code]++
+		if attempt == MaxAttempts {
+			return answer{}, fmt.Errorf("%d attempts, each refused, the last: %w", attempt, err)
+		}
+	}
+}
+
+// attempt is one run of the request's transaction.
+func (h handler) attempt(ctx context.Context, cn, ledger *sql.Conn, s guard.Strategy, failures map[string]int) (answer, error) {
+	tx, err := cn.BeginTx(ctx, &sql.TxOptions{Isolation: h.isolation.level()})
+	if err != nil {
+		return answer{}, fmt.Errorf("BEGIN: %w", err)
+	}
+	a, err := h.serve(ctx, tx, ledger, s, failures)
+	if err != nil || a.status == 409 && s == guard.ConstraintAfterCharge {
+		// A refused statement has aborted the transaction: roll it back.
+		tx.Rollback()
+		return a, err
+	}
+	if err := tx.Commit(); err != nil {
+		return answer{}, fmt.Errorf("COMMIT: %w", err)
+	}
+	return a, nil
+}
+
+func (h handler) serve(ctx context.Context, cn stmts, ledger *sql.Conn, s guard.Strategy, failures map[string]int) (answer, error) {
 	switch s {
 	case guard.CheckThenInsert:
 		// SELECT the key; if absent, charge, then INSERT the payment row
@@ -309,7 +471,7 @@ func (h handler) serve(ctx context.Context, cn *sql.Conn, s guard.Strategy) (ans
 		if a, found, err := h.find(ctx, cn); err != nil || found {
 			return a, err
 		}
-		pay, err := h.charge(ctx, cn)
+		pay, err := h.charge(ctx, ledger)
 		if err != nil {
 			return answer{}, err
 		}
@@ -321,12 +483,13 @@ func (h handler) serve(ctx context.Context, cn *sql.Conn, s guard.Strategy) (ans
 	case guard.ConstraintAfterCharge:
 		// Charge, then INSERT the payment row under the unique index: a
 		// unique violation is a 409, after the charge.
-		pay, err := h.charge(ctx, cn)
+		pay, err := h.charge(ctx, ledger)
 		if err != nil {
 			return answer{}, err
 		}
 		if _, err := cn.ExecContext(ctx, h.q(insertSQL), guard.Key, guard.Amount, 201, pay); err != nil {
-			if uniqueViolation(err) {
+			if code := uniqueViolation(err); code != "" {
+				failures[code]++
 				return answer{status: 409}, nil
 			}
 			return answer{}, fmt.Errorf("INSERT the payment row: %w", err)
@@ -346,7 +509,7 @@ func (h handler) serve(ctx context.Context, cn *sql.Conn, s guard.Strategy) (ans
 		if err != nil {
 			return answer{}, fmt.Errorf("INSERT the key ON CONFLICT DO NOTHING: %w", err)
 		}
-		pay, err := h.charge(ctx, cn)
+		pay, err := h.charge(ctx, ledger)
 		if err != nil {
 			return answer{}, err
 		}
@@ -360,7 +523,7 @@ func (h handler) serve(ctx context.Context, cn *sql.Conn, s guard.Strategy) (ans
 // find SELECTs the key's row and, when there is one, answers from it as
 // the simulator does: 422 for another amount, 409 while no answer is
 // saved, else the saved answer, replayed.
-func (h handler) find(ctx context.Context, cn *sql.Conn) (answer, bool, error) {
+func (h handler) find(ctx context.Context, cn stmts) (answer, bool, error) {
 	var amount int64
 	var status int
 	var payment string
@@ -379,15 +542,15 @@ func (h handler) find(ctx context.Context, cn *sql.Conn) (answer, bool, error) {
 }
 
 // charge is the card network: it takes h.card, then the charge is made,
-// one row in the charges table.
-func (h handler) charge(ctx context.Context, cn *sql.Conn) (string, error) {
+// one row in the charges table, autocommitted on ledger.
+func (h handler) charge(ctx context.Context, ledger *sql.Conn) (string, error) {
 	select {
 	case <-time.After(h.card):
 	case <-ctx.Done():
 		return "", ctx.Err()
 	}
 	pay := "pay_" + strconv.FormatInt(h.pays.Add(1), 10)
-	if _, err := cn.ExecContext(ctx, h.q(chargeSQL), pay, guard.Key, guard.Amount); err != nil {
+	if _, err := ledger.ExecContext(ctx, h.q(chargeSQL), pay, guard.Key, guard.Amount); err != nil {
 		return "", fmt.Errorf("recording charge %s: %w", pay, err)
 	}
 	return pay, nil
@@ -397,18 +560,43 @@ func (h handler) charge(ctx context.Context, cn *sql.Conn) (string, error) {
 // index refusing a row: SQLITE_CONSTRAINT (19) | 8<<8 = 2067.
 const sqliteConstraintUnique = 2067
 
-// uniqueViolation reports whether err is the unique index refusing a row:
-// PostgreSQL's SQLSTATE 23505, SQLite's SQLITE_CONSTRAINT_UNIQUE.
-func uniqueViolation(err error) bool {
-	var pg *pgconn.PgError
-	if errors.As(err, &pg) {
-		return pg.Code == "23505"
+// uniqueViolation names err when it is the unique index refusing a row:
+// PostgreSQL's SQLSTATE 23505, SQLite's SQLITE_CONSTRAINT_UNIQUE; else "".
+func uniqueViolation(err error) string {
+	if sqlstate(err) == "23505" {
+		return "23505"
 	}
 	var lite *sqlite.Error
-	if errors.As(err, &lite) {
-		return lite.Code() == sqliteConstraintUnique
+	if errors.As(err, &lite) && lite.Code() == sqliteConstraintUnique {
+		return "SQLITE_CONSTRAINT_UNIQUE"
 	}
-	return false
+	return ""
+}
+
+// sqlstate is the SQLSTATE of a PostgreSQL error in err's chain, else "".
+func sqlstate(err error) string {
+	var pg *pgconn.PgError
+	if errors.As(err, &pg) {
+		return pg.Code
+	}
+	return ""
+}
+
+// FailureText renders the failures as "40001 × 19", by code.
+func (r Run) FailureText() string {
+	var codes []string
+	for code := range r.Failures {
+		codes = append(codes, code)
+	}
+	sort.Strings(codes)
+	var parts []string
+	for _, code := range codes {
+		parts = append(parts, code+" × "+strconv.Itoa(r.Failures[code]))
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
 }
 
 // Answers renders the answers counted per status as "201 × 1, 409 × 19",

@@ -81,6 +81,56 @@ func checkStrategies(t *testing.T, db func(t *testing.T) string) {
 	})
 }
 
+// Each request as one transaction on PostgreSQL, the card call inside it.
+// Under serializable, check-then-insert keeps one row: of the requests
+// whose SELECTs overlapped, all but the first to commit fail with 40001,
+// each after its charge, which no rollback takes back; run again, each
+// finds the row and replays its answer. Under repeatable read, nobody's
+// snapshot holds a row, so every request inserts one.
+func TestGuardPostgresIsolation(t *testing.T) {
+	t.Parallel()
+	dsn := pgtest.Start(t)
+	measure := func(t *testing.T, s guard.Strategy, iso lab.Isolation) lab.Result {
+		t.Helper()
+		res, err := lab.Guard(context.Background(), lab.Config{DB: pgtest.Schema(t, dsn), N: testN, Runs: testRuns, Strategy: s, Card: testCard, Isolation: iso})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Isolation != iso || len(res.Runs) != testRuns {
+			t.Fatalf("isolation %q, %d runs; want %q and %d", res.Isolation, len(res.Runs), iso, testRuns)
+		}
+		return res
+	}
+	t.Run("serializable check-then-insert", func(t *testing.T) {
+		for i, r := range measure(t, guard.CheckThenInsert, lab.Serializable).Runs {
+			aborted := r.Failures["40001"]
+			if r.Rows != 1 || aborted < 1 || r.Charges != 1+aborted {
+				t.Errorf("run %d: %d rows, %d charges, failures %s; want 1 row, at least one 40001 and a charge for the winner and each 40001", i+1, r.Rows, r.Charges, r.FailureText())
+			}
+			if r.Retries != aborted || r.RetryAnswers[201] != aborted {
+				t.Errorf("run %d: %d retries answering %v after %d 40001s; want each aborted transaction run again, answering 201", i+1, r.Retries, r.RetryAnswers, aborted)
+			}
+			if r.Statuses[201] != testN || r.Replayed != testN-1 {
+				t.Errorf("run %d: answers %s, want 201 × %d, all but one replayed", i+1, r.Answers(), testN)
+			}
+		}
+	})
+	t.Run("repeatable-read check-then-insert", func(t *testing.T) {
+		for i, r := range measure(t, guard.CheckThenInsert, lab.RepeatableRead).Runs {
+			if r.Rows != r.Charges || r.Rows < 2 || len(r.Failures) != 0 || r.Retries != 0 {
+				t.Errorf("run %d: %d rows, %d charges, failures %s, %d retries; want a row per charge, more than one, nothing refused", i+1, r.Rows, r.Charges, r.FailureText(), r.Retries)
+			}
+		}
+	})
+	t.Run("read-committed constraint-after-charge", func(t *testing.T) {
+		for i, r := range measure(t, guard.ConstraintAfterCharge, lab.ReadCommitted).Runs {
+			if r.Rows != 1 || r.Charges != testN || r.Failures["23505"] != testN-1 || r.Statuses[409] != testN-1 {
+				t.Errorf("run %d: %d rows, %d charges, failures %s, answers %s; want 1, %d, 23505 × %d and as many 409s", i+1, r.Rows, r.Charges, r.FailureText(), r.Answers(), testN, testN-1)
+			}
+		}
+	})
+}
+
 func TestConfigErrors(t *testing.T) {
 	ok := lab.Config{DB: "sqlite:x.db", N: 20, Runs: 6, Strategy: guard.ClaimBeforeWork, Card: 50 * time.Millisecond}
 	if err := ok.Validate(); err != nil {
@@ -97,6 +147,8 @@ func TestConfigErrors(t *testing.T) {
 		{func(c *lab.Config) { c.N = 0 }, "n: 0 is out of bounds (allowed: 1 to 500)"},
 		{func(c *lab.Config) { c.Runs = 101 }, "runs: 101 is out of bounds (allowed: 1 to 100)"},
 		{func(c *lab.Config) { c.Card = -time.Millisecond }, "card-ms: -1 is out of bounds (allowed: 0 to 10000)"},
+		{func(c *lab.Config) { c.Isolation = "snapshot" }, `isolation: "snapshot" is not allowed (allowed: autocommit, read-committed, repeatable-read, serializable)`},
+		{func(c *lab.Config) { c.Isolation = lab.Serializable }, "isolation: serializable needs a postgres:// --db; SQLite runs every transaction serializably"},
 	} {
 		c2 := ok
 		c.mut(&c2)
