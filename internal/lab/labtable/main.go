@@ -2,7 +2,9 @@
 // (pgtest, as the store tests do), runs `retrylab lab guard` for each of
 // the three strategies against it, and prints the table the
 // concurrent-duplicates chapter quotes, with the machine, the server's
-// version and the date.
+// version and the date; then, for the isolation-levels chapter, the three
+// strategies again with each request one transaction at each isolation
+// level.
 package main
 
 import (
@@ -29,6 +31,7 @@ func main() {
 	runs := flag.Int("runs", 6, "runs per strategy")
 	cardMS := flag.Int("card-ms", 50, "the card call, in milliseconds")
 	shorter := flag.String("check-card-ms", "5,1,0", "shorter card calls to run check-then-insert with as well, comma-separated milliseconds")
+	levels := flag.String("isolation", "read-committed,repeatable-read,serializable", "isolation levels to run every strategy at, each request one transaction, comma-separated")
 	flag.Parse()
 	type row struct {
 		s    guard.Strategy
@@ -89,6 +92,36 @@ func main() {
 			charges = append(charges, strconv.Itoa(r.Charges))
 		}
 		fmt.Printf("| `%s` | %d ms | %s | %s | %s |\n", s, r.card, strings.Join(rows, ", "), strings.Join(charges, ", "), res.Runs[0].Answers())
+	}
+
+	var isos []lab.Isolation
+	for _, f := range strings.Split(*levels, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			isos = append(isos, lab.Isolation(f))
+		}
+	}
+	if len(isos) == 0 {
+		return
+	}
+	fmt.Printf("\nEach request one transaction: the same, with --isolation LEVEL and a %d ms card call\n\n", *cardMS)
+	fmt.Println("| Strategy | Isolation | Rows, run by run | Charges, run by run | Refused, by SQLSTATE, first run | Retries, first run | Answers, first run |")
+	fmt.Println("|---|---|---|---|---|---|---|")
+	for _, iso := range isos {
+		for _, s := range guard.Strategies {
+			res, err := lab.Guard(ctx, lab.Config{DB: dsn, N: *n, Runs: *runs, Strategy: s, Card: time.Duration(*cardMS) * time.Millisecond, Isolation: iso})
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "make lab: %s, %s: %v\n", s, iso, err)
+				srv.stop()
+				os.Exit(1)
+			}
+			var rows, charges []string
+			for _, r := range res.Runs {
+				rows = append(rows, strconv.Itoa(r.Rows))
+				charges = append(charges, strconv.Itoa(r.Charges))
+			}
+			first := res.Runs[0]
+			fmt.Printf("| `%s` | %s | %s | %s | %s | %d | %s |\n", s, iso, strings.Join(rows, ", "), strings.Join(charges, ", "), first.FailureText(), first.Retries, first.Answers())
+		}
 	}
 }
 
