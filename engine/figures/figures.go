@@ -40,6 +40,10 @@ var Rows = []Row{
 		map[string]string{"rows": "1", "charges": "20", "statuses": "201:1,409:19"}},
 	{"guard", "claim-before-work", map[string]string{"strategy": "claim-before-work"},
 		map[string]string{"rows": "1", "charges": "1", "statuses": "201:1,409:19"}},
+	{"guard", "check-then-insert, repeatable read: the SELECT starts the snapshot, as at read committed", map[string]string{"isolation": "repeatable-read"},
+		map[string]string{"rows": "20", "charges": "20", "statuses": "201:20", "aborts": "0"}},
+	{"guard", "check-then-insert, serializable: nineteen 40001s, each after its charge, each retry a replay", map[string]string{"isolation": "serializable"},
+		map[string]string{"rows": "1", "charges": "20", "statuses": "201:20", "aborts": "19"}},
 
 	// Section 3: backoff without jitter, 1,000 clients against 50 a slot.
 	{"backoff", "none", nil, map[string]string{"calls": "10500", "last-served": "132.7"}},

@@ -27,6 +27,10 @@ var (
 	// Conflict is an INSERT the unique index refused; OK and Detail as for
 	// Insert.
 	Conflict = events.Kind("conflict")
+	// Abort is an INSERT of payment Detail for key Ref refused with
+	// SQLSTATE 40001, a serialization failure: the transaction rolls back
+	// and runs again from its SELECT.
+	Abort = events.Kind("abort")
 	// Update is the answer saved on the key's row: N the status, Ref the
 	// payment.
 	Update = events.Kind("update")
@@ -62,6 +66,8 @@ func say(e sim.Event) string {
 			return "INSERT " + e.Ref + " ON CONFLICT DO NOTHING RETURNING: nothing, the key is taken."
 		}
 		return "INSERT payment " + e.Detail + " for " + e.Ref + ": unique violation; the card was already charged."
+	case Abort:
+		return "INSERT payment " + e.Detail + " for " + e.Ref + ": serialization failure (SQLSTATE 40001), rolled back; the card was already charged. The transaction runs again."
 	case Update:
 		return "UPDATE " + Key + " SET answer = " + strconv.Itoa(e.N) + " " + e.Ref + "."
 	case Answered:

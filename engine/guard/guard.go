@@ -38,12 +38,35 @@ const (
 // Strategies lists the strategies in the order the article shows them.
 var Strategies = []Strategy{CheckThenInsert, ConstraintAfterCharge, ClaimBeforeWork}
 
+// Isolation is the level of the transaction a check-then-insert handler
+// runs in: its SELECT, its charge and its INSERT, committed with the
+// INSERT. The other strategies commit each statement on its own, so the
+// level changes nothing for them.
+type Isolation string
+
+const (
+	// ReadCommitted and RepeatableRead: the SELECT is the transaction's
+	// first statement, so both read the table as it is at that step, and
+	// nothing refuses the INSERT (there is no unique index).
+	ReadCommitted  Isolation = "read-committed"
+	RepeatableRead Isolation = "repeatable-read"
+	// Serializable: a transaction whose SELECT found no row, when another
+	// transaction has inserted one since, fails at its INSERT with SQLSTATE
+	// 40001 and rolls back, after its charge; the handler runs the whole
+	// transaction again, and its new SELECT finds the row.
+	Serializable Isolation = "serializable"
+)
+
+// Isolations lists the levels, weakest first.
+var Isolations = []Isolation{ReadCommitted, RepeatableRead, Serializable}
+
 // Params are the knobs of the guard model.
 type Params struct {
-	N        int      // identical requests, one key, one amount
-	Strategy Strategy //
-	Spread   int      // 0: together, in lockstep; else arrivals spread over 0..Spread rounds, random order (4 gives check-then-insert 10 to 20 rows, as a real PostgreSQL does when duplicates arrive a few milliseconds apart around a short card call)
-	Seed     uint64   // the arrivals and interleavings when Spread is above 0
+	N         int       // identical requests, one key, one amount
+	Strategy  Strategy  //
+	Isolation Isolation // check-then-insert's transaction
+	Spread    int       // 0: together, in lockstep; else arrivals spread over 0..Spread rounds, random order (4 gives check-then-insert 10 to 20 rows, as a real PostgreSQL does when duplicates arrive a few milliseconds apart around a short card call)
+	Seed      uint64    // the arrivals and interleavings when Spread is above 0
 	// Schedule is the order of the events due at one instant: 0 the
 	// order they were scheduled in, the published figures' order; any
 	// other seed a permutation of it (sim.Sim.Reorder): here, the order of the handlers' steps within each round, in lockstep too. It is not a
@@ -67,6 +90,7 @@ type Answer struct {
 	Replayed   bool   `json:"replayed,omitempty"`    // a saved answer sent again
 	RetryAfter int    `json:"retry_after,omitempty"` // seconds, on a 409 while the first request works
 	Charged    bool   `json:"charged"`               // this request charged the card
+	Aborted    bool   `json:"aborted,omitempty"`     // its transaction failed with 40001 and ran again
 }
 
 // Summary is what a run comes to. Rows, Charges, Statuses and Replayed
@@ -76,13 +100,14 @@ type Answer struct {
 // OtherAmount. They are reported apart, and a charge they make (only
 // ConstraintAfterCharge makes one) is in their Answer, not in Charges.
 type Summary struct {
-	Rows     int         `json:"rows"`     // rows for the key once the burst has answered
-	Charges  int         `json:"charges"`  // charges the card network made for the burst
-	Statuses map[int]int `json:"statuses"` // the burst's answers, counted per status code
-	Replayed int         `json:"replayed"` // answers of the burst that were replays
-	Answers  []Answer    `json:"answers"`  // the burst's answers, request 1 first
-	Retry    Answer      `json:"retry"`    // the same request again, after the burst
-	Other    Answer      `json:"other"`    // the same key with another amount, after that
+	Rows     int         `json:"rows"`             // rows for the key once the burst has answered
+	Charges  int         `json:"charges"`          // charges the card network made for the burst
+	Statuses map[int]int `json:"statuses"`         // the burst's answers, counted per status code
+	Replayed int         `json:"replayed"`         // answers of the burst that were replays
+	Aborts   int         `json:"aborts,omitempty"` // the burst's transactions that failed with 40001, each after its charge
+	Answers  []Answer    `json:"answers"`          // the burst's answers, request 1 first
+	Retry    Answer      `json:"retry"`            // the same request again, after the burst
+	Other    Answer      `json:"other"`            // the same key with another amount, after that
 }
 
 // Result is a run's summary and its trace: one event per step, lane "req-N"
@@ -102,7 +127,12 @@ type Result struct {
 // INSERT wins: 1 row, N charges, {201: 1, 409: N-1}. Claim-before-work: one
 // INSERT of the key wins in round 1; the others read the row in round 2,
 // long before the winner saves its answer (round CardSteps + 2), and answer
-// 409: {201: 1, 409: N-1}, 1 charge.
+// 409: {201: 1, 409: N-1}, 1 charge. Check-then-insert at serializable:
+// the first handler's INSERT (round CardSteps + 2) takes the row; each
+// other one's, in the same round, fails with 40001 after its charge, its
+// SELECT runs again in round CardSteps + 3 and finds the row, and it
+// replays the 201 in round CardSteps + 4: 1 row, N charges, {201: N}, N-1
+// replayed.
 func Run(p Params) (Result, error) {
 	var res Result
 	err := RunInto(p, &res)
@@ -153,6 +183,9 @@ func RunInto(p Params, res *Result) error {
 		res.Statuses[h.answer.Status]++
 		if h.answer.Replayed {
 			res.Replayed++
+		}
+		if h.answer.Aborted {
+			res.Aborts++
 		}
 	}
 	res.Charges = m.charges
@@ -229,9 +262,16 @@ func (m *model) round(r int) {
 // the claim, the charge, the saved answer and the answer for the winner;
 // the claim refused, the row read and the answer for the others and the
 // follow-ups.
+// At serializable, a check-then-insert transaction that fails with 40001
+// adds its refused INSERT and records a SELECT that finds the row where
+// it would have recorded its INSERT: one more event for each request but
+// the one whose INSERT succeeds.
 func (p Params) events() int {
 	switch p.Strategy {
 	case CheckThenInsert:
+		if p.Isolation == Serializable {
+			return (CardSteps+4)*p.N - 1 + 2*2
+		}
 		return (CardSteps+3)*p.N + 2*2
 	case ConstraintAfterCharge:
 		return (CardSteps + 2) * (p.N + 2)
@@ -262,7 +302,8 @@ type handler struct {
 	state   state //
 	hops    int   // card steps taken for the current charge
 	payment string
-	found   row // the row a SELECT read
+	found   row  // the row a SELECT read
+	aborted bool // its transaction failed with 40001 and runs again
 	done    bool
 	answer  Answer
 }
@@ -310,6 +351,17 @@ func (m *model) step(h *handler) {
 			h.state = insertRow
 		}
 	case insertRow:
+		// At serializable, the SELECT before found no row: one there now
+		// was inserted by a transaction that committed since, and this
+		// one fails. Run again, from its SELECT; the charge stands.
+		if m.p.Strategy == CheckThenInsert && m.p.Isolation == Serializable {
+			if _, ok := m.db.find(Key); ok {
+				h.aborted = true
+				h.state = selectKey
+				m.record(h, sim.Event{Kind: Abort, To: "db", Ref: Key, Detail: h.payment})
+				return
+			}
+		}
 		r := row{key: Key, amount: h.amount, status: 201, payment: h.payment}
 		if m.db.insert(r) {
 			h.state = answerNew
@@ -350,7 +402,11 @@ func (m *model) step(h *handler) {
 	}
 }
 
+// answer sends a; a request that charged and then found the row, after a
+// 40001, keeps its charge on its answer.
 func (m *model) answer(h *handler, a Answer) {
+	a.Charged = a.Charged || h.answer.Charged
+	a.Aborted = h.aborted
 	h.answer, h.done = a, true
 	m.record(h, sim.Event{Kind: Answered, To: "client", N: a.Status, Ref: a.Payment, OK: a.Replayed, M: a.RetryAfter})
 }

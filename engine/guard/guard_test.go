@@ -31,9 +31,59 @@ func TestLockstepFigures(t *testing.T) {
 		{ConstraintAfterCharge, 1, 20, map[int]int{201: 1, 409: 19}},
 		{ClaimBeforeWork, 1, 1, map[int]int{201: 1, 409: 19}},
 	} {
-		res := run(t, Params{N: 20, Strategy: c.strategy}, 1)
+		res := run(t, Params{Isolation: ReadCommitted, N: 20, Strategy: c.strategy}, 1)
 		if res.Rows != c.rows || res.Charges != c.charges || !maps.Equal(res.Statuses, c.statuses) {
 			t.Errorf("%s: %d rows, %d charges, %v; want %d, %d, %v", c.strategy, res.Rows, res.Charges, res.Statuses, c.rows, c.charges, c.statuses)
+		}
+	}
+}
+
+// Check-then-insert at serializable, twenty in lockstep: the first INSERT
+// takes the row; the other nineteen fail with 40001 after charging, run
+// again, find the row and replay its 201. One row, twenty charges. At the
+// two weaker levels, the figures of read committed.
+func TestSerializableCheckThenInsert(t *testing.T) {
+	res := run(t, Params{Isolation: Serializable, N: 20, Strategy: CheckThenInsert}, 1)
+	if res.Rows != 1 || res.Charges != 20 || res.Aborts != 19 || res.Replayed != 19 || !maps.Equal(res.Statuses, map[int]int{201: 20}) {
+		t.Fatalf("%d rows, %d charges, %d aborts, %v (%d replayed); want 1, 20, 19, 201 × 20 (19 replayed)", res.Rows, res.Charges, res.Aborts, res.Statuses, res.Replayed)
+	}
+	if a := res.Answers[0]; a != (Answer{Status: 201, Payment: "pay_1", Charged: true}) {
+		t.Errorf("request 1 answered %+v, want its own 201 pay_1", a)
+	}
+	for i, a := range res.Answers[1:] {
+		if a != (Answer{Status: 201, Payment: "pay_1", Replayed: true, Charged: true, Aborted: true}) {
+			t.Errorf("request %d answered %+v, want pay_1 replayed after its own charge and a 40001", i+2, a)
+		}
+	}
+	if n := res.Trace.Count(Abort); n != 19 {
+		t.Errorf("%d 40001s in the trace, want 19", n)
+	}
+	// Each aborted request's lane: its refused INSERT, then a SELECT that
+	// finds the row.
+	for i, e := range res.Trace {
+		if e.Kind != Abort {
+			continue
+		}
+		next := slices.IndexFunc(res.Trace[i+1:], func(f sim.Event) bool { return f.Lane == e.Lane })
+		if next < 0 || res.Trace[i+1+next].Kind != Select || !res.Trace[i+1+next].OK {
+			t.Fatalf("%s: after its 40001 no SELECT finding the row", e.Lane)
+		}
+	}
+	for seed := range uint64(20) {
+		res := run(t, Params{Isolation: Serializable, N: 20, Strategy: CheckThenInsert, Spread: 4}, seed)
+		if res.Rows != 1 || res.Charges != 1+res.Aborts || res.Statuses[201] != 20 {
+			t.Fatalf("spread 4, seed %d: %d rows, %d charges, %d aborts, %v; want 1 row, a charge for the winner and each abort", seed, res.Rows, res.Charges, res.Aborts, res.Statuses)
+		}
+	}
+	for _, iso := range []Isolation{ReadCommitted, RepeatableRead} {
+		for seed := range uint64(5) {
+			p := Params{N: 20, Strategy: CheckThenInsert, Spread: 4}
+			p.Isolation = ReadCommitted
+			want := run(t, p, seed)
+			p.Isolation = iso
+			if got := run(t, p, seed); got.Rows != want.Rows || got.Charges != want.Charges || got.Aborts != 0 || len(got.Trace) != len(want.Trace) {
+				t.Fatalf("%s, seed %d: %d rows, %d charges, %d aborts; want read committed's %d and %d", iso, seed, got.Rows, got.Charges, got.Aborts, want.Rows, want.Charges)
+			}
 		}
 	}
 }
@@ -42,7 +92,7 @@ func TestLockstepFigures(t *testing.T) {
 // afterwards replays the 201 with pay_1; the same key with another amount
 // answers 422; 1 charge in all.
 func TestClaimBeforeWorkFollowUps(t *testing.T) {
-	res := run(t, Params{N: 20, Strategy: ClaimBeforeWork}, 1)
+	res := run(t, Params{Isolation: ReadCommitted, N: 20, Strategy: ClaimBeforeWork}, 1)
 	if a := res.Answers[0]; a.Status != 201 || a.Payment != "pay_1" || !a.Charged {
 		t.Fatalf("request 1 answered %+v, want 201 pay_1", a)
 	}
@@ -65,7 +115,7 @@ func TestClaimBeforeWorkFollowUps(t *testing.T) {
 // The trap: the constraint keeps the table clean while the card is charged
 // by every request, and by every retry after them too.
 func TestConstraintAfterChargeChargesEveryRetry(t *testing.T) {
-	res := run(t, Params{N: 20, Strategy: ConstraintAfterCharge}, 1)
+	res := run(t, Params{Isolation: ReadCommitted, N: 20, Strategy: ConstraintAfterCharge}, 1)
 	if res.Retry.Status != 409 || !res.Retry.Charged || !res.Other.Charged || res.Trace.Count(Charge) != 22 {
 		t.Fatalf("retry %+v, other %+v, %d charges in the trace; want two more charges", res.Retry, res.Other, res.Trace.Count(Charge))
 	}
@@ -84,7 +134,7 @@ func TestConstraintAfterChargeChargesEveryRetry(t *testing.T) {
 func TestCheckThenInsertVariesWithInterleaving(t *testing.T) {
 	seen := map[int]bool{}
 	for seed := uint64(1); seed <= 40; seed++ {
-		res := run(t, Params{N: 20, Strategy: CheckThenInsert, Spread: 4}, seed)
+		res := run(t, Params{Isolation: ReadCommitted, N: 20, Strategy: CheckThenInsert, Spread: 4}, seed)
 		if res.Rows < 10 || res.Rows > 20 || res.Rows != res.Charges {
 			t.Errorf("seed %d: %d rows, %d charges; want equal, within 10 to 20", seed, res.Rows, res.Charges)
 		}
@@ -99,7 +149,7 @@ func TestCheckThenInsertVariesWithInterleaving(t *testing.T) {
 }
 
 func TestSameSeedSameRun(t *testing.T) {
-	p := Params{N: 50, Strategy: ClaimBeforeWork, Spread: 10}
+	p := Params{Isolation: ReadCommitted, N: 50, Strategy: ClaimBeforeWork, Spread: 10}
 	a, b := run(t, p, 9), run(t, p, 9)
 	if !slices.Equal(a.Trace, b.Trace) {
 		t.Fatal("seed 9 gave two different traces")
@@ -118,7 +168,7 @@ func FuzzClaimBeforeWorkChargesOnce(f *testing.F) {
 	f.Add(1000, 1000, uint64(3))
 	f.Add(57, 6, uint64(4))
 	f.Fuzz(func(t *testing.T, n, spread int, seed uint64) {
-		p := Params{N: n, Strategy: ClaimBeforeWork, Spread: spread}
+		p := Params{Isolation: ReadCommitted, N: n, Strategy: ClaimBeforeWork, Spread: spread}
 		if p.Validate() != nil {
 			return
 		}
@@ -148,7 +198,7 @@ func FuzzRun(f *testing.F) {
 	f.Add(1001, uint8(7), 1001, uint64(3))
 	f.Add(300, uint8(1), 40, uint64(4))
 	f.Fuzz(func(t *testing.T, n int, s uint8, spread int, seed uint64) {
-		p := Params{N: n, Strategy: Strategy("none"), Spread: spread}
+		p := Params{Isolation: ReadCommitted, N: n, Strategy: Strategy("none"), Spread: spread}
 		if int(s) < len(Strategies) {
 			p.Strategy = Strategies[s]
 		}
@@ -184,9 +234,9 @@ func TestValidateNamesTheParameter(t *testing.T) {
 		p    Params
 		want string
 	}{
-		{Params{N: 0, Strategy: ClaimBeforeWork}, `n: "0" is out of bounds (allowed: 1 to 50)`},
-		{Params{N: 20, Strategy: "lock"}, `strategy: "lock" is not allowed (allowed: check-then-insert, constraint-after-charge, claim-before-work)`},
-		{Params{N: 20, Strategy: ClaimBeforeWork, Spread: -1}, `spread: "-1" is out of bounds (allowed: 0 to 10)`},
+		{Params{Isolation: ReadCommitted, N: 0, Strategy: ClaimBeforeWork}, `n: "0" is out of bounds (allowed: 1 to 50)`},
+		{Params{Isolation: ReadCommitted, N: 20, Strategy: "lock"}, `strategy: "lock" is not allowed (allowed: check-then-insert, constraint-after-charge, claim-before-work)`},
+		{Params{Isolation: ReadCommitted, N: 20, Strategy: ClaimBeforeWork, Spread: -1}, `spread: "-1" is out of bounds (allowed: 0 to 10)`},
 	} {
 		if _, err := Run(seeded(c.p, 1)); err == nil || err.Error() != c.want {
 			t.Errorf("error %v, want %q", err, c.want)
@@ -211,16 +261,18 @@ func TestTraceIsReservedAtItsSize(t *testing.T) {
 	for _, st := range Strategies {
 		for _, n := range []int{1, 2, 20, MaxN} {
 			for _, spread := range []int{0, 4, 10} {
-				p := Params{Strategy: st, N: n, Spread: spread}
-				for seed := range uint64(5) {
-					res, err := Run(seeded(p, seed))
-					if err != nil {
-						t.Fatal(err)
-					}
-					reserved := cap(slices.Grow(sim.Trace(nil), p.events()))
-					if len(res.Trace) > p.events() || cap(res.Trace) != reserved || (spread == 0 && len(res.Trace) != p.events()) {
-						t.Fatalf("%s, %d requests, spread %d, seed %d: %d events in a trace of capacity %d, reserved %d",
-							st, n, spread, seed, len(res.Trace), cap(res.Trace), p.events())
+				for _, iso := range Isolations {
+					p := Params{Isolation: iso, Strategy: st, N: n, Spread: spread}
+					for seed := range uint64(5) {
+						res, err := Run(seeded(p, seed))
+						if err != nil {
+							t.Fatal(err)
+						}
+						reserved := cap(slices.Grow(sim.Trace(nil), p.events()))
+						if len(res.Trace) > p.events() || cap(res.Trace) != reserved || (spread == 0 && len(res.Trace) != p.events()) {
+							t.Fatalf("%s, %s, %d requests, spread %d, seed %d: %d events in a trace of capacity %d, reserved %d",
+								st, iso, n, spread, seed, len(res.Trace), cap(res.Trace), p.events())
+						}
 					}
 				}
 			}

@@ -15,6 +15,8 @@ const MaxN = 50
 func (p *Params) Bind(b *param.Binder) {
 	param.OneOf(b, &p.Strategy, Strategies, param.Param{Name: "strategy", Label: "Guard", Default: string(CheckThenInsert),
 		Help: "check-then-insert: SELECT, charge, INSERT; constraint-after-charge: charge, then INSERT under a unique index; claim-before-work: INSERT the key first, and only the winner charges"})
+	param.OneOf(b, &p.Isolation, Isolations, param.Param{Name: "isolation", Label: "Isolation", Default: string(ReadCommitted),
+		Help: "the level of check-then-insert's transaction (SELECT, charge, INSERT, COMMIT); serializable: every transaction whose SELECT missed a row another committed fails with 40001 and runs again; the other strategies commit each statement alone, the same at every level"})
 	b.Int(&p.N, param.Param{Name: "n", Label: "Requests", Default: "20", Min: 1, Max: MaxN,
 		Help: "identical requests with one key, one lane each (at most 50)"})
 	b.Int(&p.Spread, param.Param{Name: "spread", Label: "Spread (steps)", Default: "0", Min: 0, Max: 10,

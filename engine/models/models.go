@@ -59,17 +59,23 @@ var All = []*Model{
 		Trace:    func(r *guard.Result) sim.Trace { return r.Trace },
 		Schedule: func(p *guard.Params, seed uint64) { p.Schedule = seed },
 		Figures: func(_ guard.Params, r *guard.Result) map[string]string {
-			return map[string]string{"rows": itoa(r.Rows), "charges": itoa(r.Charges), "statuses": statuses(r.Statuses, ":", ",")}
+			return map[string]string{"rows": itoa(r.Rows), "charges": itoa(r.Charges), "statuses": statuses(r.Statuses, ":", ","), "aborts": itoa(r.Aborts)}
 		},
 		Report: func(_ guard.Params, r *guard.Result) Report {
-			return Report{Summary: r.Summary, Rows: [][2]string{
+			rows := [][2]string{
 				{"rows", itoa(r.Rows)},
 				{"charges", itoa(r.Charges)},
 				{"statuses", statuses(r.Statuses, ": ", ", ")},
 				{"replayed", itoa(r.Replayed)},
+			}
+			if r.Aborts > 0 {
+				rows = append(rows, [2]string{"40001, run again", itoa(r.Aborts) + " (each after its charge)"})
+			}
+			rows = append(rows, [][2]string{
 				{"a retry after", answerText(r.Retry)},
 				{"another amount", answerText(r.Other)},
-			}}
+			}...)
+			return Report{Summary: r.Summary, Rows: rows}
 		},
 	}),
 

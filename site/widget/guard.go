@@ -72,6 +72,7 @@ type guardState struct {
 	answered      int             // requests of the burst that have answered
 	saved         string          // the payment saved on the key row (claim-before-work)
 	charged       map[string]bool // the lanes that have charged the card
+	aborts        int             // the burst's transactions refused with 40001
 }
 
 func (r *guardRun) state(upTo int) guardState {
@@ -87,6 +88,10 @@ func (r *guardRun) state(upTo int) guardState {
 				s.charges++
 			} else {
 				s.followCharges++
+			}
+		case guard.Abort:
+			if isBurst(e.Lane) {
+				s.aborts++
 			}
 		case guard.Update:
 			s.saved = e.Ref
@@ -170,6 +175,10 @@ func (r *guardRun) Output(h *HTML, step int) {
 	h.Open("h3").Text("Table ").Elem("code", table).Close("h3")
 	h.Elem("p", index, "class", "g-index"+when(r.p.Strategy != guard.CheckThenInsert, " on"))
 	h.Open("p", "class", "g-big").Elem("strong", Figure(s.rows)).Text(" " + Plural(s.rows, "row") + " for " + guard.Key).Close("p")
+	if end.aborts > 0 {
+		n := max(s.aborts, 1)
+		h.Elem("p", Figure(n)+" × 40001: "+Plural(n, "transaction")+" rolled back by a serialization failure and run again", heldAttrs(s.aborts == 0, "class", "g-note bad-text")...)
+	}
 	if r.p.Strategy == guard.ClaimBeforeWork && end.rows > 0 {
 		h.Open("p", heldAttrs(s.rows == 0, "class", "g-note")...)
 		holdTexts(h, 0, savedText(s.saved), savedText(end.saved))
@@ -199,7 +208,7 @@ func (r *guardRun) Output(h *HTML, step int) {
 	r.afterwards(h, step)
 
 	outcome := outcomeAttrs(step, steps, s.charges <= 1,
-		"data-rows", Itoa(s.rows), "data-charges", Itoa(s.charges), "data-statuses", statusList(s.statuses))
+		"data-rows", Itoa(s.rows), "data-charges", Itoa(s.charges), "data-statuses", statusList(s.statuses), "data-aborts", Itoa(s.aborts))
 	holdOutcome(h, outcome, r.verdict(s, done), r.verdict(end, true), r.verdict(end, false))
 }
 
@@ -230,6 +239,8 @@ func cell(e sim.Event, a guard.Answer) (code, class string) {
 		return "row", "k-insert"
 	case guard.Conflict:
 		return "✕", "k-conflict"
+	case guard.Abort:
+		return "40001", "k-conflict"
 	case guard.Update:
 		return "save", "k-save"
 	case guard.Answered:
@@ -284,12 +295,17 @@ func (r *guardRun) timeline(h *HTML, step int, s guardState) {
 	}
 	h.Close("tbody").Close("table").Close("div")
 	h.Open("p", "class", "g-legend", "aria-hidden", "true")
-	for _, l := range [][2]string{
+	legend := [][2]string{
 		{"k-read", "none"}, {"", "SELECT finds no row;"}, {"k-read", "found"}, {"", "finds one;"},
 		{"k-card", "card"}, {"", "at the card network;"}, {"k-charge", "$"}, {"", "the card is charged;"},
 		{"k-insert", "row"}, {"k-insert", "claim"}, {"", "INSERT succeeds;"}, {"k-conflict", "✕"}, {"", "the unique index refuses it;"},
-		{"k-save", "save"}, {"", "the answer is saved on the key;"}, {"k-answer s201", "201"}, {"k-answer s409", "409"}, {"", "the answer (↺ a replay)."},
-	} {
+	}
+	if r.res.Aborts > 0 {
+		legend = append(legend, [2]string{"k-conflict", "40001"}, [2]string{"", "serialization failure: the transaction rolls back and runs again;"})
+	}
+	legend = append(legend,
+		[2]string{"k-save", "save"}, [2]string{"", "the answer is saved on the key;"}, [2]string{"k-answer s201", "201"}, [2]string{"k-answer s409", "409"}, [2]string{"", "the answer (↺ a replay)."})
+	for _, l := range legend {
 		if l[0] == "" {
 			h.Text(" " + l[1] + " ")
 		} else {
@@ -360,6 +376,10 @@ func (r *guardRun) verdict(s guardState, done bool) string {
 	case r.p.Strategy == guard.ClaimBeforeWork:
 		text = Count(s.charges, "charge") + " for " + Count(n, "request") + ": only the request that claimed the key charged; the others answered " +
 			statusWords(s.statuses, 201) + "."
+	case s.aborts > 0:
+		text = Count(s.rows, "row") + ", but " + Count(s.charges, "charge") + ": " + Figure(s.aborts) + " " + Plural(s.aborts, "transaction") +
+			" failed with a serialization failure (SQLSTATE 40001) after charging the card. The rollback kept the table clean; it could not take back a charge. " +
+			"Run again, each found the row and replayed its 201."
 	case s.rows < s.charges:
 		text = Count(s.rows, "row") + ", but " + Count(s.charges, "charge") + ": every request charged the card before the unique index refused its row. " +
 			"The table looks clean; the card statement does not."

@@ -38,6 +38,31 @@ func TestGuardLockstepFigures(t *testing.T) {
 	}
 }
 
+// Check-then-insert at serializable says what happened in plain words: one
+// row, twenty charges, nineteen transactions refused with 40001 after
+// their charge, each run again to a replay; the lanes show the 40001s.
+func TestGuardSerializableSaysTheAborts(t *testing.T) {
+	html := render(t, &Guard, map[string]string{"isolation": "serializable"})
+	want(t, "serializable", figures(t, html), map[string]string{
+		"data-rows": "1", "data-charges": "20", "data-statuses": "201:20", "data-aborts": "19", "data-done": "true"})
+	for _, s := range []string{
+		"1 row, but 20 charges: 19 transactions failed with a serialization failure (SQLSTATE 40001) after charging the card.",
+		"it could not take back a charge",
+		"19 × 40001: transactions rolled back by a serialization failure and run again",
+		"serialization failure: the transaction rolls back and runs again;",
+	} {
+		if !strings.Contains(html, s) {
+			t.Errorf("the widget does not say %q", s)
+		}
+	}
+	if n := strings.Count(html, `<span class="g-code" aria-hidden="true">40001</span>`); n != 19 {
+		t.Errorf("%d lanes show a 40001, want 19", n)
+	}
+	if html := render(t, &Guard, nil); strings.Contains(html, "× 40001") || strings.Contains(html, ">40001<") || figures(t, html)["data-aborts"] != "0" {
+		t.Errorf("at read committed the widget shows 40001s")
+	}
+}
+
 // The trap is plain at a glance: the card network's panel is marked bad and
 // lists twenty payments while the table holds one row.
 func TestGuardShowsTheTrap(t *testing.T) {
@@ -68,7 +93,7 @@ func TestGuardViewAgreesWithTheEngine(t *testing.T) {
 	for _, strategy := range guard.Strategies {
 		for seed := 1; seed <= 12; seed++ {
 			raw := map[string]string{"strategy": string(strategy), "spread": "4", "seed": strconv.Itoa(seed)}
-			res, err := guard.Run(guard.Params{N: 20, Strategy: strategy, Spread: 4, Seed: uint64(seed)})
+			res, err := guard.Run(guard.Params{N: 20, Strategy: strategy, Isolation: guard.ReadCommitted, Spread: 4, Seed: uint64(seed)})
 			if err != nil {
 				t.Fatal(err)
 			}
