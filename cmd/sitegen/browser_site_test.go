@@ -232,7 +232,7 @@ func TestBrowserTOCHighlight(t *testing.T) {
 // Every article ends with previous and next links in handbook order, the
 // same order as the home page's contents, and its head has the matching
 // <link rel>: following "next" from the first article visits every
-// article once. concurrent-duplicates says leases-and-recovery comes next,
+// article once. concurrent-duplicates says isolation-levels comes next,
 // and clicking its Next link goes there.
 func TestBrowserPrevNext(t *testing.T) {
 	dir := builtSite(t)
@@ -298,8 +298,8 @@ func TestBrowserPrevNext(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	if got != "/leases-and-recovery/" {
-		t.Errorf("Next on concurrent-duplicates leads to %s; its text says leases-and-recovery comes next", got)
+	if got != "/isolation-levels/" {
+		t.Errorf("Next on concurrent-duplicates leads to %s; its text says isolation-levels comes next", got)
 	}
 	clean(t, ctx, con)
 }

@@ -111,6 +111,43 @@ var Claims = []Claim{
 		},
 		func(r *sim.Rand, p *guard.Params) { p.Spread = between(r, 1, 10) }),
 
+	// content/isolation-levels.md
+	guardClaimIn("isolation-levels", "serializable-one-row", "check-then-insert at serializable keeps 1 row whatever the interleaving, but each transaction refused with 40001 had charged first: a charge for the winner and one per 40001, 20 in lockstep for 20, and every retry replays the row",
+		func(r *sim.Rand, p *guard.Params) {
+			p.Strategy, p.Isolation = guard.CheckThenInsert, guard.Serializable
+			drawBurst(r, p)
+		},
+		func(p guard.Params, r *guard.Result) error {
+			if r.Rows != 1 || r.Charges != 1+r.Aborts {
+				return errorf("%d rows, %d charges, %d 40001s", r.Rows, r.Charges, r.Aborts)
+			}
+			if p.Spread == 0 && r.Charges != p.N {
+				return errorf("%d charges for %d requests in lockstep", r.Charges, p.N)
+			}
+			for i, a := range r.Answers {
+				if a.Aborted && (!a.Charged || !a.Replayed || a.Status != 201) {
+					return errorf("request %d, refused with 40001, answered %+v", i+1, a)
+				}
+			}
+			return nil
+		},
+		func(r *sim.Rand, p *guard.Params) {
+			p.Isolation = pick(r, []guard.Isolation{guard.ReadCommitted, guard.RepeatableRead})
+		}),
+	guardClaimIn("isolation-levels", "weaker-levels-row-per-charge", "at read committed and repeatable read check-then-insert is refused nothing: a row per charge, as without a transaction",
+		func(r *sim.Rand, p *guard.Params) {
+			p.Strategy = guard.CheckThenInsert
+			p.Isolation = pick(r, []guard.Isolation{guard.ReadCommitted, guard.RepeatableRead})
+			drawBurst(r, p)
+		},
+		func(p guard.Params, r *guard.Result) error {
+			if r.Rows != r.Charges || r.Aborts != 0 {
+				return errorf("%d rows, %d charges, %d 40001s", r.Rows, r.Charges, r.Aborts)
+			}
+			return nil
+		},
+		func(r *sim.Rand, p *guard.Params) { p.Isolation = guard.Serializable }),
+
 	// content/redis-key-store.md
 	// The lock must outlive the last retry too: the recipe takes the
 	// lock before it reads the result, so a retry after the lock expired
@@ -473,7 +510,12 @@ func paymentClaim(name, says string, draw func(*sim.Rand, *payment.Params), hold
 }
 
 func guardClaim(name, says string, draw func(*sim.Rand, *guard.Params), holds func(guard.Params, *guard.Result) error, outside func(*sim.Rand, *guard.Params)) Claim {
-	return claim("guard", name, "concurrent-duplicates", says, guard.Binding, guard.Run,
+	return guardClaimIn("concurrent-duplicates", name, says, draw, holds, outside)
+}
+
+// guardClaimIn is a claim about the guard model that another chapter makes.
+func guardClaimIn(chapter, name, says string, draw func(*sim.Rand, *guard.Params), holds func(guard.Params, *guard.Result) error, outside func(*sim.Rand, *guard.Params)) Claim {
+	return claim("guard", name, chapter, says, guard.Binding, guard.Run,
 		func(p *guard.Params, s uint64) { p.Schedule = s }, func(r *guard.Result) sim.Trace { return r.Trace }, draw, holds, outside)
 }
 
