@@ -100,14 +100,14 @@ type Answer struct {
 // OtherAmount. They are reported apart, and a charge they make (only
 // ConstraintAfterCharge makes one) is in their Answer, not in Charges.
 type Summary struct {
-	Rows     int         `json:"rows"`             // rows for the key once the burst has answered
-	Charges  int         `json:"charges"`          // charges the card network made for the burst
-	Statuses map[int]int `json:"statuses"`         // the burst's answers, counted per status code
-	Replayed int         `json:"replayed"`         // answers of the burst that were replays
-	Aborts   int         `json:"aborts,omitempty"` // the burst's transactions that failed with 40001, each after its charge
-	Answers  []Answer    `json:"answers"`          // the burst's answers, request 1 first
-	Retry    Answer      `json:"retry"`            // the same request again, after the burst
-	Other    Answer      `json:"other"`            // the same key with another amount, after that
+	Rows     int         `json:"rows"`     // rows for the key once the burst has answered
+	Charges  int         `json:"charges"`  // charges the card network made for the burst
+	Statuses map[int]int `json:"statuses"` // the burst's answers, counted per status code
+	Replayed int         `json:"replayed"` // answers of the burst that were replays
+	Aborts   int         `json:"aborts"`   // the burst's transactions that failed with 40001, each after its charge
+	Answers  []Answer    `json:"answers"`  // the burst's answers, request 1 first
+	Retry    Answer      `json:"retry"`    // the same request again, after the burst
+	Other    Answer      `json:"other"`    // the same key with another amount, after that
 }
 
 // Result is a run's summary and its trace: one event per step, lane "req-N"
