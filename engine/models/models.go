@@ -225,7 +225,7 @@ var All = []*Model{
 		Binding: stream.Binding, Run: stream.Run,
 		Trace: func(r *stream.Result) sim.Trace { return r.Trace },
 		Figures: func(_ stream.Params, r *stream.Result) map[string]string {
-			return map[string]string{"written": itoa(r.Written), "records": itoa(r.Records), "effects": itoa(r.Effects), "orders": itoa(stream.Orders)}
+			return map[string]string{"written": itoa(r.Written), "records": itoa(r.Records), "effects": itoa(r.Effects), "orders": itoa(r.Orders)}
 		},
 		Report: func(_ stream.Params, r *stream.Result) Report {
 			return Report{Summary: r.Summary, Rows: [][2]string{
@@ -233,7 +233,7 @@ var All = []*Model{
 				{"aborted", itoa(r.Aborted)},
 				{"records the consumer read", itoa(r.Records)},
 				{"emails sent", itoa(r.Effects)},
-				{"orders", itoa(stream.Orders)},
+				{"orders", itoa(r.Orders)},
 			}}
 		},
 	}),

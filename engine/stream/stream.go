@@ -62,6 +62,7 @@ type Record struct {
 
 // Summary is what a run comes to.
 type Summary struct {
+	Orders  int         `json:"orders"`   // orders in the input topic
 	Written int         `json:"written"`  // records in the output topic, aborted ones too
 	Aborted int         `json:"aborted"`  // records of aborted transactions
 	Records int         `json:"records"`  // output records the downstream consumer read, each counted once
@@ -89,6 +90,7 @@ func Run(p Params) (Result, error) {
 		return Result{}, err
 	}
 	r := &run{p: p, s: sim.New(0)}
+	r.res.Orders = Orders
 	r.s.After(Tick, func() { r.process(1, 1) })
 	r.s.Run()
 	r.res.Trace = r.s.Trace

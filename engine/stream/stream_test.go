@@ -27,7 +27,7 @@ func TestPublishedFigures(t *testing.T) {
 			"written": itoa(res.Written),
 			"records": itoa(res.Records),
 			"effects": itoa(res.Effects),
-			"orders":  itoa(Orders),
+			"orders":  itoa(res.Orders),
 		}
 		for k, want := range row.Want {
 			if got[k] != want {
