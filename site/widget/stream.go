@@ -211,7 +211,8 @@ func (r *streamRun) topic(h *HTML, st, end streamState) {
 func (r *streamRun) consumer(h *HTML, st streamState) {
 	h.Open("section", "class", "w-panel"+when(st.down, " bad"), "role", "group", "aria-label", "The consumer")
 	h.Elem("h3", "Consumer")
-	h.Open("p").Elem("code", "isolation.level="+string(r.p.Isolation)).Close("p")
+	h.Elem("p", "isolation.level:", "class", "w-note")
+	h.Open("p").Elem("strong", string(r.p.Isolation)).Close("p")
 	h.Open("p", "class", "w-big").Elem("strong", Itoa(st.read)).Text(" " + Plural(st.read, "record") + " read").Close("p")
 	h.Open("p", "class", "w-note").Text("Committed offset: ").Elem("strong", Itoa(st.offset)).Close("p")
 	holdOver(h, st, r.states, func(h *HTML, s streamState) {
@@ -233,7 +234,9 @@ func (r *streamRun) emails(h *HTML, st streamState) {
 	for i, n := range st.emails {
 		cls := when(n > 1, "bad")
 		h.Open("li", "class", cls).Elem("code", "order_"+Itoa(i+1)).Text(": ").Elem("strong", Times(n))
-		holdTexts(h, min(st.refused[i], 1), "", ", a repeat refused by key")
+		if r.p.Dedupe {
+			h.Text(", " + Itoa(st.refused[i]) + " refused")
+		}
 		h.Close("li")
 	}
 	h.Close("ul")
