@@ -23,10 +23,10 @@
 // plain producer's retry is written a second time. Then the processor
 // crashes after sending order 2's result, before committing. Its new
 // instance starts from the committed offset and processes order 2 again,
-// in a new producer session: a new producer id does not recognise the old
-// session's sequence numbers, so the first result stays in the log. With
-// a transactional.id, initTransactions first aborts the crashed
-// instance's open transaction, and its record is marked aborted.
+// in a new producer session. The broker dedupes only a session's own
+// retries, so the first result stays in the log: committed without a
+// transaction; with a transactional.id, initTransactions first aborts the
+// crashed instance's open transaction, and its record is marked aborted.
 //
 // The downstream consumer then reads the output topic from its start.
 // read_committed skips aborted records; read_uncommitted (the Kafka
