@@ -178,6 +178,10 @@ func (r *streamRun) processor(h *HTML, st streamState) {
 func (r *streamRun) topic(h *HTML, st, end streamState) {
 	h.Open("section", "class", "w-panel", "role", "group", "aria-label", "The output topic")
 	h.Elem("h3", "Output topic")
+	written := "committed"
+	if r.p.Producer != stream.Transactional {
+		written = "written"
+	}
 	h.Open("ol", "class", "w-rows")
 	for i := range end.log {
 		held := i >= len(st.log)
@@ -185,24 +189,17 @@ func (r *streamRun) topic(h *HTML, st, end streamState) {
 		if !held {
 			state = st.log[i]
 		}
-		text, cls := "", ""
-		switch state {
-		case recPending:
-			text, cls = "in an open transaction", "pending"
-		case recCommitted:
-			text, cls = "committed", "ok"
-			if r.p.Producer != stream.Transactional {
-				text = "written"
-			}
-		case recAborted:
-			text, cls = "aborted", "bad"
-		}
+		cls := [...]string{recPending: "pending", recCommitted: "ok", recAborted: "bad"}[state]
 		o := r.res.Log[i]
 		label := "order_" + Itoa(o.Order)
 		if o.Copy > 1 {
 			label += " (copy " + Itoa(o.Copy) + ")"
 		}
-		h.Open("li", heldAttrs(held, "class", cls)...).Elem("code", label).Text(": ").Elem("strong", text).Close("li")
+		// Every state's words share one place, so that a record's row is as
+		// tall from the step it is written to the end of the replay.
+		h.Open("li", heldAttrs(held, "class", cls)...).Elem("code", label).Text(": ").Open("strong")
+		holdTexts(h, state, "in an open transaction", written, "aborted")
+		h.Close("strong").Close("li")
 	}
 	h.Close("ol")
 	h.Close("section")
