@@ -18,6 +18,7 @@ import (
 	"github.com/retrylab/retrylab/engine/sentmarker"
 	"github.com/retrylab/retrylab/engine/sim"
 	"github.com/retrylab/retrylab/engine/storm"
+	"github.com/retrylab/retrylab/engine/stream"
 	"github.com/retrylab/retrylab/engine/webhook"
 )
 
@@ -378,6 +379,38 @@ var Claims = []Claim{
 		},
 		func(r *sim.Rand, p *webhook.Params) { p.Dedupe = false }),
 
+	// content/exactly-once-in-streams.md
+	streamClaim("committed-once", "a transactional processor and a read_committed consumer: the consumer reads each order's result once, whatever the sink does",
+		func(r *sim.Rand, p *stream.Params) {
+			p.Producer, p.Isolation, p.Dedupe = stream.Transactional, stream.ReadCommitted, r.Intn(2) == 0
+		},
+		func(p stream.Params, r *stream.Result) error {
+			if r.Records != stream.Orders || r.Seen != [stream.Orders]int{1, 1, 1} {
+				return errorf("the consumer read %d records, %v by order", r.Records, r.Seen)
+			}
+			return nil
+		},
+		func(r *sim.Rand, p *stream.Params) {
+			if r.Intn(2) == 0 {
+				p.Isolation = stream.ReadUncommitted
+			} else {
+				p.Producer = []stream.Producer{stream.Plain, stream.Idempotent}[r.Intn(2)]
+			}
+		}),
+	streamClaim("keyed-once", "emails keyed by order id: one email per order, whatever the producer and the isolation level",
+		func(r *sim.Rand, p *stream.Params) {
+			p.Producer = stream.Producers[r.Intn(len(stream.Producers))]
+			p.Isolation = stream.Isolations[r.Intn(len(stream.Isolations))]
+			p.Dedupe = true
+		},
+		func(p stream.Params, r *stream.Result) error {
+			if r.Effects != stream.Orders || r.ByOrder != [stream.Orders]int{1, 1, 1} {
+				return errorf("%d emails, %v by order", r.Effects, r.ByOrder)
+			}
+			return nil
+		},
+		func(r *sim.Rand, p *stream.Params) { p.Dedupe = false }),
+
 	// content/idempotent-by-design.md
 	casClaim("cas-once", "with the version in the UPDATE, whatever the number of retries, only the first call changes anything: one shipment, version 8",
 		func(r *sim.Rand, p *cas.Params) { p.Calls, p.CAS = between(r, 1, 10), true },
@@ -552,6 +585,10 @@ func sentMarkerClaim(name, says string, draw func(*sim.Rand, *sentmarker.Params)
 
 func webhookClaim(name, says string, draw func(*sim.Rand, *webhook.Params), holds func(webhook.Params, *webhook.Result) error, outside func(*sim.Rand, *webhook.Params)) Claim {
 	return claim("webhook", name, "receiving-webhooks", says, webhook.Binding, webhook.Run, nil, func(r *webhook.Result) sim.Trace { return r.Trace }, draw, holds, outside)
+}
+
+func streamClaim(name, says string, draw func(*sim.Rand, *stream.Params), holds func(stream.Params, *stream.Result) error, outside func(*sim.Rand, *stream.Params)) Claim {
+	return claim("stream", name, "exactly-once-in-streams", says, stream.Binding, stream.Run, nil, func(r *stream.Result) sim.Trace { return r.Trace }, draw, holds, outside)
 }
 
 func casClaim(name, says string, draw func(*sim.Rand, *cas.Params), holds func(cas.Params, *cas.Result) error, outside func(*sim.Rand, *cas.Params)) Claim {

@@ -106,6 +106,17 @@ var Rows = []Row{
 	{"webhook", "work before the answer, no dedupe: every delivery works", map[string]string{"reply": "after-work", "lost": "off", "dedupe": "off"}, webhookWant(5, 0, 5)},
 	{"webhook", "work before the answer, work 90 s: the retry overtakes the id", map[string]string{"reply": "after-work", "lost": "off", "work": "90"}, webhookWant(2, 0, 3)},
 
+	// The exactly-once-in-streams chapter: three orders through a
+	// read-process-write processor whose first acknowledgement is lost and
+	// which crashes once before committing, then a consumer that emails per
+	// record and crashes once after an email (engine/stream).
+	{"stream", "Kafka's exactly once, emails without a key: one email twice", nil, streamWant(4, 3, 4)},
+	{"stream", "emails keyed by order id: one each", map[string]string{"dedupe": "on"}, streamWant(4, 3, 3)},
+	{"stream", "read_uncommitted: the aborted record is read too", map[string]string{"isolation": "read_uncommitted"}, streamWant(4, 4, 5)},
+	{"stream", "idempotent, no transactions: the reprocessed order is written twice", map[string]string{"producer": "idempotent"}, streamWant(4, 4, 5)},
+	{"stream", "plain producer: the retry is written twice too", map[string]string{"producer": "plain"}, streamWant(5, 5, 6)},
+	{"stream", "plain producer, emails keyed by order id: one each", map[string]string{"producer": "plain", "dedupe": "on"}, streamWant(5, 5, 3)},
+
 	// Section 7: lock, the Redis key store (done-at: seconds until the
 	// last sender has its answer).
 	{"lock", "guard none", map[string]string{"guard": "none"}, lockWant(2, 2, 0, 0, 0, 2)},
@@ -134,6 +145,12 @@ func lockWant(charges, sends, conflicts, replays, unavailable, doneAt int) map[s
 func webhookWant(fulfilled, forged, deliveries int) map[string]string {
 	n := strconv.Itoa
 	return map[string]string{"fulfilled": n(fulfilled), "forged": n(forged), "deliveries": n(deliveries)}
+}
+
+// streamWant is a row of the exactly-once-in-streams chapter.
+func streamWant(written, records, effects int) map[string]string {
+	n := strconv.Itoa
+	return map[string]string{"written": n(written), "records": n(records), "effects": n(effects), "orders": n(3)}
 }
 
 // Of returns the rows of one model.

@@ -19,6 +19,7 @@ import (
 	"github.com/retrylab/retrylab/engine/sentmarker"
 	"github.com/retrylab/retrylab/engine/sim"
 	"github.com/retrylab/retrylab/engine/storm"
+	"github.com/retrylab/retrylab/engine/stream"
 	"github.com/retrylab/retrylab/engine/webhook"
 )
 
@@ -221,6 +222,24 @@ var All = []*Model{
 				{"deliveries", itoa(r.Deliveries)},
 				{"refused", itoa(r.Refused)},
 				{"sender done", yesNo(r.Delivered)},
+			}}
+		},
+	}),
+
+	Of(Def[stream.Params, stream.Result]{
+		Name: "stream", Title: "Kafka read-process-write, then an email per record: where exactly once ends.",
+		Binding: stream.Binding, Run: stream.Run,
+		Trace: func(r *stream.Result) sim.Trace { return r.Trace },
+		Figures: func(_ stream.Params, r *stream.Result) map[string]string {
+			return map[string]string{"written": itoa(r.Written), "records": itoa(r.Records), "effects": itoa(r.Effects), "orders": itoa(r.Orders)}
+		},
+		Report: func(_ stream.Params, r *stream.Result) Report {
+			return Report{Summary: r.Summary, Rows: [][2]string{
+				{"output records written", itoa(r.Written)},
+				{"aborted", itoa(r.Aborted)},
+				{"records the consumer read", itoa(r.Records)},
+				{"emails sent", itoa(r.Effects)},
+				{"orders", itoa(r.Orders)},
 			}}
 		},
 	}),
