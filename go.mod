@@ -2,6 +2,10 @@ module github.com/retrylab/retrylab
 
 go 1.26.0
 
+// The npm packages under build/ and bench/ are not ours: one ships Go files,
+// which ./... would otherwise vet and test.
+ignore node_modules
+
 require (
 	github.com/BurntSushi/toml v1.6.0
 	github.com/alecthomas/chroma/v2 v2.27.0
