@@ -23,10 +23,13 @@
 // plain producer's retry is written a second time. Then the processor
 // crashes after sending order 2's result, before committing. Its new
 // instance starts from the committed offset and processes order 2 again,
-// in a new producer session. The broker dedupes only a session's own
-// retries, so the first result stays in the log: committed without a
-// transaction; with a transactional.id, initTransactions first aborts the
-// crashed instance's open transaction, and its record is marked aborted.
+// in a new producer session. Its result is a new send by the application,
+// which no producer id or sequence number can match to the first, so the
+// first result stays in the log: committed without a transaction; with a
+// transactional.id, initTransactions first aborts the crashed instance's
+// open transaction, and its record is marked aborted. (The model leaves
+// out the commit and abort markers, which take an offset each in a real
+// log.)
 //
 // The downstream consumer then reads the output topic from its start.
 // read_committed skips aborted records; read_uncommitted (the Kafka
@@ -65,8 +68,8 @@
 // order 2: 4 records, and the crash's repeat makes 5 emails.
 //
 // An idempotent producer without transactions also writes order 1 once,
-// but the crash's reprocessing is a new session: order 2's two records
-// are both committed, 4 written and 4 read, 5 emails. A plain producer
+// but the crash's reprocessing is a new send: order 2's two records are
+// both committed, 4 written and 4 read, 5 emails. A plain producer
 // also writes order 1's retry: 5 written, 5 read, 6 emails. Keyed by
 // order id, every duplicate is refused by the provider whatever came
 // before: 3 emails, one per order.
