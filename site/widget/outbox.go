@@ -132,7 +132,7 @@ func (r *outboxRun) system(step int, st, end outboxState) System {
 		}},
 	}
 	if crashed {
-		parts[2].Fault = "Crashed before marking " + r.res.Trace[r.crashAt()].Ref + " sent"
+		parts[2].Fault = "Crashed before marking " + r.res.Trace[r.crashAt()].Ref
 	}
 	if r.p.Inbox {
 		parts = append(parts, Part{Name: "inbox", Title: "Inbox", Draw: func(h *HTML) {

@@ -155,7 +155,7 @@ func TestOutboxSystemParts(t *testing.T) {
 // is pressed while the crash is on. Without a crash there is no mark.
 func TestOutboxSystemMarksTheCrash(t *testing.T) {
 	const button = `data-action="toggle" data-param="relay-crash" aria-pressed="`
-	const fault = `<p class="w-fault">Crashed before marking evt_1 sent</p>`
+	const fault = `<p class="w-fault">Crashed before marking evt_1</p>`
 	for step, c := range []struct{ down, marked bool }{{false, false}, {false, false}, {false, false}, {true, true}, {false, true}} {
 		html, _ := runAt(t, &Outbox, nil, step)
 		if got := strings.Contains(html, `<section class="w-part down" data-part="relay"`); got != c.down {
