@@ -92,7 +92,7 @@ func drawSystem(h *HTML, s System) {
 			item = s.Move.Item
 		}
 		h.Open("div", "class", cls, "data-link", p.Name+"-"+s.Parts[i+1].Name, "aria-hidden", "true")
-		h.Elem("span", item, "class", "w-item")
+		h.Elem("span", item, "class", "w-carried")
 		h.Close("div")
 	}
 	h.Close("div")

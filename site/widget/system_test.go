@@ -10,7 +10,7 @@ var (
 	systemRootRE = regexp.MustCompile(`<div class="w-system" data-figure="system"[^>]*>`)
 	tagAttrRE    = regexp.MustCompile(`\s(data-[a-z-]+|aria-[a-z-]+|class|role)="([^"]*)"`)
 	partRE       = regexp.MustCompile(`<section class="w-part[^"]*" data-part="([^"]+)"`)
-	linkRE       = regexp.MustCompile(`<div class="(w-link[^"]*)" data-link="([^"]+)" aria-hidden="true"><span class="w-item">([^<]*)</span>`)
+	linkRE       = regexp.MustCompile(`<div class="(w-link[^"]*)" data-link="([^"]+)" aria-hidden="true"><span class="w-carried">([^<]*)</span>`)
 	altRE        = regexp.MustCompile(`<div class="w-system"[^>]*><p class="w-sr w-system-alt">([^<]*)</p>`)
 )
 
