@@ -10,7 +10,7 @@ import (
 // Outbox is the transactional outbox and the consumer's inbox: a relay that
 // publishes an event twice, and an inbox that skips the repeat. The inbox
 // records an id after its email is sent, outside any transaction the email
-// could join, and the panel says so: a consumer crash between the two, which
+// could join, and the note under the drawing says so: a consumer crash between the two, which
 // the model leaves out, would send the email again.
 var Outbox = Widget{
 	Name:    "outbox",
@@ -131,7 +131,7 @@ func (r *outboxRun) system(step int, st, end outboxState) System {
 			h.Open("p", "class", cls).Elem("strong", Figure(st.emails)).Text(" " + Plural(st.emails, "email") + " sent").Close("p")
 		}},
 	}
-	if crashed {
+	if crashed { // parts[2] is the relay
 		parts[2].Fault = "Crashed before marking " + r.res.Trace[r.crashAt()].Ref
 	}
 	if r.p.Inbox {
