@@ -43,7 +43,7 @@ const (
 	ActionCopy    Action = "copy"    // copy the embed snippet
 	ActionReset   Action = "reset"   // back to the values the page was built with
 	// A button on a figure that turns the on/off parameter its data-param
-	// names on or off, as its checkbox does (SetButton).
+	// names on or off, as its checkbox does (toggleButton).
 	ActionToggle Action = "toggle"
 )
 
