@@ -273,6 +273,8 @@ func hydrate(root element, initial string) error {
 			in.stepBy(1)
 		case widget.ActionReset:
 			in.reset()
+		case widget.ActionToggle:
+			in.toggleParam(btn.GetAttribute("data-param"))
 		}
 	})
 	if in.scrub != nil {
@@ -593,10 +595,39 @@ func (in *instance) show(step int) {
 	in.ask(a)
 }
 
+// toggleParam turns the on/off parameter name on or off, as a click on
+// its checkbox does: a button on the figure (widget.ActionToggle) sets
+// the checkbox, which is marked for a moment, and the widget re-runs.
+func (in *instance) toggleParam(name string) {
+	if p, ok := in.w.Schema.Param(name); !ok || p.Kind != widget.Bool {
+		return
+	}
+	box := query(in.form.Value, `input[type="checkbox"][name="`+name+`"]`)
+	if box == nil {
+		return
+	}
+	box.Set("checked", !box.Get("checked").Bool())
+	in.changedParam = name
+	in.changed(false)
+	highlight(in.root, []element{box}, false)
+}
+
 // draw puts html, the output region at step of steps, in place, and
-// moves the scrubber and the step's number along.
+// moves the scrubber and the step's number along. A button of the figure
+// that had the focus has it again once drawn (the figure's markup is
+// new), so that a keyboard reader stays where they were.
 func (in *instance) draw(html string, step, steps int) {
+	focused := ""
+	if active := js.Global().Get("document").Get("activeElement"); !active.IsNull() && active.Get("dataset").Get("param").Type() == js.TypeString &&
+		in.out.Value.Call("contains", active).Bool() {
+		focused = `button[data-param="` + active.Get("dataset").Get("param").String() + `"]`
+	}
 	morph(in.out.Value, html)
+	if focused != "" {
+		if el := query(in.out.Value, focused); el != nil {
+			el.Call("focus")
+		}
+	}
 	in.root.SetAttribute(string(widget.AttrStep), widget.Itoa(step))
 	if in.stepno != nil {
 		in.stepno.SetTextContent(widget.StepNo(step, steps))

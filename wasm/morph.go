@@ -17,7 +17,8 @@ import "syscall/js"
 // descendants each element of the same tag at the same place stays. An
 // element that holds keyed ones is patched the same way, its own children
 // by the same rule. Any other element that changed is swapped whole for
-// the new one, as innerHTML would: each step of a walk is a call from the
+// the new one, as innerHTML would (a <details> the reader opened stays
+// open): each step of a walk is a call from the
 // module into JavaScript, a few microseconds, where the browser parses
 // markup natively, so walking a large subtree node by node costs many
 // times what replacing it does.
@@ -68,6 +69,10 @@ func morphChildren(old, fresh js.Value, keep bool) {
 			continue
 		}
 		if !keep && key.IsNull() && n.Call("querySelector", "[data-key]").IsNull() {
+			// A disclosure the reader opened stays open.
+			if n.Get("localName").String() == "details" && m.Get("open").Bool() {
+				n.Set("open", true)
+			}
 			old.Call("replaceChild", n, m)
 			continue
 		}

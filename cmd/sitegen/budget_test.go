@@ -6,11 +6,14 @@ import "testing"
 // as served: every reader downloads it. A Go module that touches only
 // syscall/js is about 440 KB brotli (bench/hello, the bench's floor); the
 // fourteen widgets' views and engines, the charts and the simulator worker
-// with the simulator's schedule seed, take the handbook's module to about 836 KB. The budget is a few KB above
-// that, what brotli 11 moves either way for a change of a few bytes, so
-// that a change that adds to the module has to raise it and say why in its
-// commit. The aim is the bench's target: within 1.5x the floor, 660 KB.
-const wasmBudget = 839 * 1000
+// with the simulator's schedule seed came to about 837.5 KB, and the system
+// drawing (site/widget/system.go, the outbox widget drawn with it, and the
+// module's answer to a figure's toggle button) adds about 4 KB, to 841.8
+// KB. The budget is a few KB above that, what brotli 11 moves either way
+// for a change of a few bytes, so that a change that adds to the module has
+// to raise it and say why in its commit. The aim is the bench's target:
+// within 1.5x the floor, 660 KB.
+const wasmBudget = 843 * 1000
 
 func TestWasmModuleWithinBudget(t *testing.T) {
 	productionSite(t)

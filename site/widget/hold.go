@@ -32,9 +32,10 @@ func holdTexts(h *HTML, shown int, texts ...string) {
 	h.Close("span")
 }
 
+// join is the classes a and b, either of which may be "".
 func join(a, b string) string {
-	if a == "" {
-		return b
+	if a == "" || b == "" {
+		return a + b
 	}
 	return a + " " + b
 }

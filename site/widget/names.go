@@ -42,6 +42,9 @@ const (
 	ActionScrub   Action = "scrub"   // the scrubber
 	ActionCopy    Action = "copy"    // copy the embed snippet
 	ActionReset   Action = "reset"   // back to the values the page was built with
+	// A button on a figure that turns the on/off parameter its data-param
+	// names on or off, as its checkbox does (toggleButton).
+	ActionToggle Action = "toggle"
 )
 
 // Selector is the CSS selector of the control.

@@ -7,7 +7,7 @@ import (
 
 var (
 	regions = []Region{RegionControls, RegionOutput, RegionPlayer, RegionStepNo, RegionStatus, RegionSettings, RegionSnippet, RegionPermalink, RegionCopied, RegionLinkCopied}
-	actions = []Action{ActionPlay, ActionBack, ActionForward, ActionRun, ActionScrub, ActionCopy, ActionReset, ActionAddItem, ActionRemoveItem}
+	actions = []Action{ActionPlay, ActionBack, ActionForward, ActionRun, ActionScrub, ActionCopy, ActionReset, ActionAddItem, ActionRemoveItem, ActionToggle}
 )
 
 // Every data-region and data-action a widget's markup carries is one of

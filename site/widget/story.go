@@ -17,6 +17,16 @@ func events(h *HTML, trace sim.Trace, step int, lanes map[string]string, timed b
 	writeStory(h, trace, step, lanes, timed)
 }
 
+// foldedEvents writes the trace as events does, under a figure that draws
+// each step itself: folded in a disclosure, "Every event", closed until
+// the reader opens it, for those who want the steps in words.
+func foldedEvents(h *HTML, trace sim.Trace, step int, lanes map[string]string, timed bool) {
+	h.Open("details", "class", "w-events")
+	h.Elem("summary", "Every event")
+	writeStory(h, trace, step, lanes, timed)
+	h.Close("details")
+}
+
 // storyRows is the most events a story lists at once. The lock's
 // declaration allows 100 senders of 100 attempts each with no guard: a
 // trace of 69,700 events, 12 MB of HTML written whole, which takes the
