@@ -270,7 +270,7 @@ func (r *guardRun) timeline(h *HTML, step int, s guardState) {
 		now = -1
 	}
 	openScroller(h, "g-scroll", "Timeline: one lane per request")
-	h.Open("table", "class", "g-lanes")
+	h.Open("table", "class", "g-lanes", "data-figure", "system")
 	h.Elem("caption", "One lane per request; one column per step of the shared timeline ("+Itoa(int(guard.Step/time.Millisecond))+" ms each).")
 	h.Open("thead").Open("tr").Elem("th", "Request", "scope", "col", "class", "g-lane")
 	for k := 0; k < r.burst; k++ {

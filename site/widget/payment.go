@@ -48,7 +48,7 @@ func (r paymentRun) Output(h *HTML, step int) {
 		}
 	}
 
-	h.Open("div", "class", "seq", "role", "group", "aria-label", "What happened, in order")
+	h.Open("div", "class", "seq", "data-figure", "system", "role", "group", "aria-label", "What happened, in order")
 	h.Open("div", "class", "seq-lanes", "aria-hidden", "true")
 	h.Elem("span", "Client", "class", "lane-client")
 	h.Elem("span", "Network", "class", "lane-network")

@@ -199,3 +199,22 @@ func TestOutboxStoryFolded(t *testing.T) {
 		t.Errorf("the story is not folded under the drawing:\n%s", html)
 	}
 }
+
+// The widgets that draw their system mark the drawing's root the same way,
+// once, at the first step and at the end: the outbox's drawing, the
+// payment's swimlane and the guard's grid of requests.
+func TestSystemFigureMarked(t *testing.T) {
+	marked := regexp.MustCompile(`<[a-z]+ class="([^"]+)" data-figure="system"`)
+	for _, c := range []struct {
+		w    *Widget
+		root string
+	}{{&Outbox, "w-system"}, {&Payment, "seq"}, {&Guard, "g-lanes"}} {
+		for _, step := range []int{1, atEnd} {
+			html, _ := runAt(t, c.w, nil, step)
+			got := marked.FindAllStringSubmatch(html, -1)
+			if len(got) != 1 || got[0][1] != c.root {
+				t.Errorf("%s at step %d: data-figure=\"system\" on %v, want once, on .%s", c.w.Name, step, got, c.root)
+			}
+		}
+	}
+}
