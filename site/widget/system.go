@@ -29,7 +29,7 @@ type Part struct {
 type Move struct {
 	From, To string // the parts' names; "" for a step that moves nothing
 	Item     string // its label: "evt_1"
-	// Outcome colours it: "good", "bad", "lost", or "" for neither.
+	// Outcome colours it: "good", "bad", or "" for neither.
 	Outcome string
 }
 
